@@ -1,0 +1,19 @@
+"""freeCodeCamp entry point: ``player(prev_play)`` returns "R", "P" or "S".
+
+State lives in the mutable default argument, as the fCC boilerplate expects: it holds one
+engine (:class:`roshambo.agent.Agent`), which is reset whenever ``prev_play == ""`` (the start
+of every match in ``RPS_game.play``). The input is validated before anything changes, so a
+bad call raises and leaves the match exactly as it was.
+"""
+from roshambo.agent import Agent
+from roshambo.moves import parse_letter, to_letter
+
+
+def player(prev_play, opponent_history=[]):
+    their_last = parse_letter(prev_play)  # raises on bad input, before any state changes
+    if not opponent_history:
+        opponent_history.append(Agent())
+    engine = opponent_history[0]
+    if their_last is None:
+        engine.reset()
+    return to_letter(engine.move(their_last))

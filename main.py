@@ -1,0 +1,145 @@
+"""Entry point, as in freeCodeCamp's boilerplate, with a few command-line options.
+
+With no arguments it does exactly what the official ``main.py`` does: 1000 games of
+``RPS.player`` against quincy, abbey, kris and mrugesh, in that order, printing each result.
+
+    python main.py --games 200 --bots kris,abbey --verbose
+    python main.py --test                  # run test_module's unit tests after the matches
+    python main.py --plot results.png      # also draw the running win rates (needs matplotlib)
+    python main.py --play [abbey] --explain
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import unittest
+from typing import Callable, Sequence
+
+from RPS import player
+from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
+
+BOTS: dict[str, Callable[[str], str]] = {
+    "quincy": quincy,
+    "abbey": abbey,
+    "kris": kris,
+    "mrugesh": mrugesh,
+    "random": random_player,
+}
+DEFAULT_BOTS = ("quincy", "abbey", "kris", "mrugesh")
+ENGINE = "ai"
+PLAY_OPPONENTS = (ENGINE, *BOTS)
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def bot_list(text: str) -> list[str]:
+    """argparse type: comma-separated bot names, e.g. ``quincy,abbey``."""
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(BOTS)}"
+        )
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        description="RoShamBo against freeCodeCamp's bots. With no options: 1000 games "
+        "against quincy, abbey, kris and mrugesh, as the official main.py does.",
+    )
+    parser.add_argument("--games", type=positive_int, default=None, metavar="N",
+                        help="games per match (default 1000)")
+    parser.add_argument("--bots", type=bot_list, default=None, metavar="NAMES",
+                        help=f"comma-separated bots to play, in order, from {','.join(BOTS)} "
+                        f"(default {','.join(DEFAULT_BOTS)})")
+    parser.add_argument("--verbose", action="store_true", help="print every game")
+    parser.add_argument("--test", action="store_true",
+                        help="run the unit tests in test_module.py after the matches")
+    parser.add_argument("--plot", metavar="FILE", default=None,
+                        help="also draw each match's running win rate to FILE (needs matplotlib)")
+    parser.add_argument("--play", nargs="?", const=ENGINE, default=None, choices=PLAY_OPPONENTS,
+                        metavar="OPPONENT",
+                        help=f"play interactively in the terminal against OPPONENT "
+                        f"({', '.join(PLAY_OPPONENTS)}; default {ENGINE}, our engine)")
+    parser.add_argument("--explain", action="store_true",
+                        help=f"with --play {ENGINE}: show what the engine believes after each round")
+    return parser
+
+
+def run_interactive(opponent_name: str, explain: bool) -> int:
+    """A terminal session against our engine or one of the fCC bots."""
+    from roshambo.agent import Agent
+    from roshambo.terminal import FccBot, Opponent, run_session
+
+    opponent: Opponent = Agent() if opponent_name == ENGINE else FccBot(opponent_name, BOTS[opponent_name])
+    run_session(opponent, explain=explain)
+    return 0
+
+
+def run_matches(bots: Sequence[str], games: int, verbose: bool, plot: str | None) -> int:
+    """``play(player, bot, games)`` for each bot, drawing the running win rates if asked."""
+    if plot is None:
+        for name in bots:
+            play(player, BOTS[name], games, verbose=verbose)
+        return 0
+
+    from roshambo.plotting import MatchTrace, MatplotlibMissing, MoveRecorder, draw, require_matplotlib
+
+    try:
+        require_matplotlib()
+    except MatplotlibMissing as err:
+        print(err, file=sys.stderr)
+        return 1
+    traces = []
+    for name in bots:
+        ours, theirs = MoveRecorder(player), MoveRecorder(BOTS[name])
+        play(ours, theirs, games, verbose=verbose)
+        traces.append(MatchTrace(name, tuple(ours.moves), tuple(theirs.moves)))
+    try:
+        path = draw(traces, plot)
+    except (OSError, ValueError) as err:
+        print(f"could not write the plot to {plot}: {err}", file=sys.stderr)
+        return 1
+    print(f"Plot written to {path}")
+    return 0
+
+
+def run_unit_tests() -> int:
+    """What the official file's last comment does: ``main(module='test_module', exit=False)``."""
+    program = unittest.main(module="test_module", argv=[sys.argv[0]], exit=False)
+    return 0 if program.result.wasSuccessful() else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.play is not None:
+        clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
+                                              ("--verbose", args.verbose), ("--test", args.test),
+                                              ("--plot", args.plot)) if value]
+        if clashing:
+            parser.error(f"--play is an interactive session; it does not take {', '.join(clashing)}")
+        if args.explain and args.play != ENGINE:
+            parser.error(f"--explain shows our engine's beliefs: use it with --play {ENGINE}")
+        return run_interactive(args.play, args.explain)
+    if args.explain:
+        parser.error(f"--explain only works with --play {ENGINE}")
+
+    status = run_matches(args.bots or DEFAULT_BOTS, args.games or 1000, args.verbose, args.plot)
+    if status == 0 and args.test:
+        status = run_unit_tests()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

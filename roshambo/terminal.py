@@ -48,7 +48,10 @@ class FccBot:
 
     def move(self, their_last: Move | None) -> Move:
         reply = self._play("" if their_last is None else to_letter(their_last))
-        move = parse_letter(reply)
+        try:
+            move = parse_letter(reply)
+        except (TypeError, ValueError):
+            move = None
         if move is None:
             raise ValueError(f"{self.name} returned {reply!r}: expected 'R', 'P' or 'S'")
         return move
@@ -163,6 +166,13 @@ def format_summary(score: Score, opponent: str, reason: str) -> str:
     return f"Game over ({reason}) after {score.rounds} {rounds}: {format_score(score, opponent)}."
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def run_session(
     opponent: Opponent,
     explain: bool = False,
@@ -174,6 +184,7 @@ def run_session(
     out = sys.stdout if stdout is None else stdout
     session = Session(opponent, explain)
     name = opponent.name
+    echo = not _is_terminal(inp)  # piped input: echo it so the transcript reads like a terminal
     reason = "quit"
     try:
         out.write(f"Rock, paper, scissors against {name}. Type q to quit.\n")
@@ -185,6 +196,8 @@ def run_session(
                 out.write("\n")
                 reason = "end of input"
                 break
+            if echo:
+                out.write(line if line.endswith("\n") else line + "\n")
             try:
                 command = parse_command(line)
             except ValueError as err:

@@ -1,0 +1,104 @@
+"""The opponent zoo: fCC bots, baselines, Billings' test-suite bots, adversaries.
+
+An opponent is a class with a ``name``, ``__init__(rng=None)``, ``reset()`` and
+``move(their_last) -> Move`` (:class:`Opponent`). ``OPPONENTS`` is the one registry, and
+:func:`make_opponent` the one way to get an opponent by name.
+
+Conventions shared by every opponent: ``their_last`` is the other side's previous move,
+``None`` on the first move of a match; a bad value raises ``ValueError`` naming it, before
+any state changes. ``reset()`` makes the opponent fresh; without it, state carries over to
+the next match (the fCC bots do exactly what the functions in ``RPS_game.py`` do).
+Randomness comes only from the injected ``rng`` (``None``: seeded from the OS).
+"""
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from ..moves import Move
+from .adversaries import CopyAttacker
+from .baselines import FrequencyPlayer, MarkovChainPlayer, RandomPlayer, TreePredictor
+from .classic import (
+    BiasedBot,
+    CopyBot,
+    DeBruijnBot,
+    DrifterBot,
+    FreqBot,
+    PiBot,
+    RockBot,
+    RotateBot,
+    SwitcherBot,
+)
+from .fcc import FccAbbey, FccKris, FccMrugesh, FccQuincy
+
+
+@runtime_checkable
+class Opponent(Protocol):
+    """The opponent protocol (OpenSpiel's bot API in this project's terms)."""
+
+    name: str
+
+    def __init__(self, rng: random.Random | None = None) -> None: ...
+
+    def reset(self) -> None: ...
+
+    def move(self, their_last: Move | None) -> Move: ...
+
+
+OPPONENTS: dict[str, type[Opponent]] = {
+    # freeCodeCamp
+    "quincy": FccQuincy,
+    "abbey": FccAbbey,
+    "kris": FccKris,
+    "mrugesh": FccMrugesh,
+    # baselines
+    "markov": MarkovChainPlayer,
+    "tree": TreePredictor,
+    "frequency": FrequencyPlayer,
+    "random": RandomPlayer,
+    # Billings' test suite
+    "rockbot": RockBot,
+    "rotatebot": RotateBot,
+    "copybot": CopyBot,
+    "freqbot": FreqBot,
+    "biased": BiasedBot,
+    "switcher": SwitcherBot,
+    "debruijn": DeBruijnBot,
+    "pibot": PiBot,
+    "drifter": DrifterBot,
+    # adversaries
+    "copy-attacker": CopyAttacker,
+}
+
+
+def make_opponent(name: str, rng: random.Random | None = None) -> Opponent:
+    """A fresh opponent by registry name; ``ValueError`` naming the valid ones otherwise."""
+    cls = OPPONENTS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(OPPONENTS)}")
+    return cls(rng=rng)
+
+
+__all__ = [
+    "OPPONENTS",
+    "Opponent",
+    "make_opponent",
+    "BiasedBot",
+    "CopyAttacker",
+    "CopyBot",
+    "DeBruijnBot",
+    "DrifterBot",
+    "FccAbbey",
+    "FccKris",
+    "FccMrugesh",
+    "FccQuincy",
+    "FreqBot",
+    "FrequencyPlayer",
+    "MarkovChainPlayer",
+    "PiBot",
+    "RandomPlayer",
+    "RockBot",
+    "RotateBot",
+    "TreePredictor",
+    "SwitcherBot",
+]

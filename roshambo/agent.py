@@ -1,10 +1,11 @@
-"""The engine behind one match: reset / move, with an injected random source."""
+"""The engine behind one match: reset / observe / choose, or ``move`` for both at once."""
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 
-from .moves import Move, beats, check_move
+from .ensemble import Choice, Ensemble, EnsembleConfig
+from .moves import Move, check_move
 
 
 @dataclass(frozen=True)
@@ -13,34 +14,66 @@ class Belief:
 
     strategy: str
     family: str
-    horizon: str
+    horizon: float
     score: float
     hedging: bool
 
 
 class Agent:
-    """One match's engine (placeholder ensemble: beats the opponent's most frequent move)."""
+    """One match's Iocaine Powder ensemble.
 
-    name = "iocaine-ensemble"
+    ``move(their_last)`` is the opponent protocol used by the arena and the fCC shim: it
+    records the last round (our previous move, which the agent remembers, against
+    ``their_last``; ``None`` at a match's first move) and returns the next move. ``observe``
+    and ``choose`` do the two halves separately, for callers that know both moves (e.g. a
+    copy of the engine shadowing another one). Randomness comes only from ``rng``, which is
+    OS-seeded unless given.
+    """
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    name = "ai"
+
+    def __init__(self, rng: random.Random | None = None, config: EnsembleConfig | None = None) -> None:
         self._rng = rng if rng is not None else random.Random()
+        self._ensemble = Ensemble(self._rng, config=config)
         self.reset()
 
     def reset(self) -> None:
-        self._counts = [0, 0, 0]
+        self._ensemble.reset()
         self._last: Move | None = None
+        self._choice: Choice | None = None
+        self.rounds = 0
+
+    def observe(self, mine: Move, theirs: Move) -> None:
+        """Record a finished round: our move and the opponent's."""
+        check_move(mine)
+        check_move(theirs)
+        self._ensemble.observe(mine, theirs)
+        self.rounds += 1
+
+    def choose(self) -> Move:
+        """Choose our next move (and remember it as our last move)."""
+        self._choice = self._ensemble.choose()
+        self._last = self._choice.move
+        return self._last
 
     def move(self, their_last: Move | None) -> Move:
+        """Record the opponent's last move (None at a match's start) and return ours."""
         if their_last is not None:
             check_move(their_last)
-            self._counts[their_last] += 1
-        if max(self._counts) == 0:
-            choice = self._rng.randrange(3)
-        else:
-            choice = beats(self._counts.index(max(self._counts)))
-        self._last = choice
-        return choice
+            if self._last is None:
+                raise ValueError(
+                    f"got the opponent's move {their_last!r} before this agent made any move"
+                )
+            self.observe(self._last, their_last)
+        elif self._last is not None:
+            raise ValueError("their_last is None in the middle of a match: call reset() to start a new one")
+        return self.choose()
 
     def belief(self) -> Belief:
-        return Belief("frequency.0", "frequency", "all", 0.0, False)
+        """The strategy behind the last choice, its family, horizon and record."""
+        choice = self._choice
+        if choice is None:
+            return Belief("none", "none", 0.0, 0.0, True)
+        family = choice.strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]
+        family = family.split("-")[0].rstrip("0123456789")
+        return Belief(choice.strategy, family, choice.horizon, choice.score, choice.hedging)

@@ -1,0 +1,66 @@
+"""Predictor families and the explicit registry of the ensemble's line-up.
+
+``PREDICTORS`` maps a name to a factory taking a ``random.Random``; the ensemble builds one
+instance per entry, plus a mirrored twin that sees the histories swapped (P').
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from .base import Predictor
+from .frequency import FrequencyCounter
+from .history import HistoryMatcher
+from .markov import CalibratedMarkovChain, MarkovChain
+from .outcome import OutcomeRollTable
+from .random_guess import RandomGuess
+
+Factory = Callable[[random.Random], Predictor]
+
+
+def _lineup() -> list[Factory]:
+    factories: list[Factory] = []
+    factories.append(lambda rng: CalibratedMarkovChain(2))
+    factories.append(lambda rng: CalibratedMarkovChain(3))
+    factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
+    for source in ("their", "mine", "both"):
+        factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12))
+    factories.append(lambda rng: HistoryMatcher("both", max_len=12, window=20))
+    for window in (None, 100, 10, 5):
+        factories.append(lambda rng, w=window: FrequencyCounter(w))
+    for seq_len in (2, 3, 4, 5):
+        factories.append(lambda rng, n=seq_len: MarkovChain(n))
+    factories.append(lambda rng: MarkovChain(3, num_records=100))
+    factories.append(lambda rng: MarkovChain(2, source="mine"))
+    factories.append(lambda rng: MarkovChain(2, source="both"))
+    factories.append(lambda rng: MarkovChain(3, source="both"))
+    factories.append(lambda rng: OutcomeRollTable("their"))
+    factories.append(lambda rng: OutcomeRollTable("mine"))
+    factories.append(lambda rng: RandomGuess(rng))
+    return factories
+
+
+def _registry() -> dict[str, Factory]:
+    registry: dict[str, Factory] = {}
+    probe = random.Random(0)
+    for factory in _lineup():
+        name = factory(probe).name
+        if name in registry:
+            raise RuntimeError(f"duplicate predictor name {name!r}")
+        registry[name] = factory
+    return registry
+
+
+PREDICTORS: dict[str, Factory] = _registry()
+
+__all__ = [
+    "PREDICTORS",
+    "Factory",
+    "CalibratedMarkovChain",
+    "FrequencyCounter",
+    "HistoryMatcher",
+    "MarkovChain",
+    "OutcomeRollTable",
+    "Predictor",
+    "RandomGuess",
+]

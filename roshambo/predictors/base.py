@@ -1,0 +1,52 @@
+"""The predictor contract shared by every family."""
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..moves import Move
+
+SOURCES = ("their", "mine", "both")
+
+
+class Predictor(Protocol):
+    """Predicts the opponent's next move from the two move histories.
+
+    ``update(my_move, their_move)`` records one round in O(1); ``predict()`` returns the
+    predicted next opponent move, or ``None`` while the predictor has nothing to say.
+    Running a predictor on swapped arguments makes it predict *our* next move: that is the
+    P' half of the Iocaine Powder strategies (Egnor 1999).
+    """
+
+    name: str
+
+    def reset(self) -> None: ...
+
+    def update(self, my_move: Move, their_move: Move) -> None: ...
+
+    def predict(self) -> Move | None: ...
+
+
+def check_source(source: str) -> str:
+    """Validate a context source: our moves, theirs, or both as pairs."""
+    if source not in SOURCES:
+        raise ValueError(f"invalid source {source!r}: expected one of {', '.join(SOURCES)}")
+    return source
+
+
+def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
+    """Validate a length or window size."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"invalid {what} {value!r}: expected a positive integer")
+    return value
+
+
+def argmax3(counts: list[float]) -> Move | None:
+    """Index of the largest of three counts, the first on ties; None when all are zero."""
+    a, b, c = counts
+    if a == b == c == 0:
+        return None
+    if a >= b:
+        return 0 if a >= c else 2
+    return 1 if b >= c else 2

@@ -1,0 +1,36 @@
+"""Frequency analysis: the opponent's most frequent move, over the match or a window.
+
+Billings 1999 (the "freqbot" family) and Iocaine Powder's frequency predictor (Egnor 1999).
+A sliding window keeps counts in a ring buffer, so each round is O(1).
+"""
+from __future__ import annotations
+
+from ..moves import Move
+from .base import argmax3, check_positive
+
+
+class FrequencyCounter:
+    """Predict the opponent's most frequent move (first of R, P, S on ties)."""
+
+    def __init__(self, window: int | None = None) -> None:
+        self.window = check_positive(window, "window", allow_none=True)
+        self.name = "frequency" if window is None else f"frequency@{window}"
+        self.reset()
+
+    def reset(self) -> None:
+        self._counts = [0, 0, 0]
+        self._ring: list[Move] = [0] * (self.window or 0)
+        self._seen = 0
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        window = self.window
+        if window is not None:
+            slot = self._seen % window
+            if self._seen >= window:
+                self._counts[self._ring[slot]] -= 1
+            self._ring[slot] = their_move
+        self._counts[their_move] += 1
+        self._seen += 1
+
+    def predict(self) -> Move | None:
+        return argmax3(self._counts)

@@ -1,0 +1,68 @@
+"""History matching: Egnor 1999, Iocaine Powder.
+
+Find the longest earlier occurrence of the most recent context and predict the opponent
+move that followed it. The context is read from the opponent's moves, ours, or both as
+pairs. Instead of rescanning the history, an index maps every context of length 1..max_len
+(encoded as an integer) to the position just after its latest occurrence, so each round
+costs O(max_len) whatever the length of the match.
+"""
+from __future__ import annotations
+
+from ..moves import Move
+from .base import check_positive, check_source
+
+
+class HistoryMatcher:
+    """Predict what followed the longest earlier match of the recent context.
+
+    ``window`` limits how far back a match may lie (the latest occurrence of the context
+    must end within the last ``window`` rounds); ``None`` searches the whole match.
+    """
+
+    def __init__(self, source: str = "both", max_len: int = 12, window: int | None = None) -> None:
+        self.source = check_source(source)
+        self.max_len = check_positive(max_len, "max_len")
+        self.window = check_positive(window, "window", allow_none=True)
+        suffix = "" if window is None else f"@{window}"
+        self.name = f"history-{source}{suffix}"
+        # symbols are 1..3 (one side) or 1..9 (pairs): base 10 keeps lengths apart
+        self._base = 10
+        self.reset()
+
+    def reset(self) -> None:
+        self._symbols: list[int] = []
+        self._theirs: list[Move] = []
+        self._index: dict[int, int] = {}
+        self._prediction: Move | None = None
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        if self.source == "their":
+            symbol = their_move + 1
+        elif self.source == "mine":
+            symbol = my_move + 1
+        else:
+            symbol = my_move * 3 + their_move + 1
+        symbols = self._symbols
+        symbols.append(symbol)
+        self._theirs.append(their_move)
+        end = len(symbols)  # position that follows the current context
+        index = self._index
+        oldest = end - self.window if self.window is not None else 0
+        key = 0
+        weight = 1
+        found = None
+        searching = True
+        for length in range(1, min(self.max_len, end) + 1):
+            key += symbols[end - length] * weight
+            weight *= self._base
+            if searching:
+                position = index.get(key)
+                if position is None:
+                    searching = False  # no longer context can have occurred either
+                elif position >= oldest:
+                    found = position
+            index[key] = end
+        self._prediction = self._theirs[found] if found is not None else None
+
+    def predict(self) -> Move | None:
+        return self._prediction

@@ -1,0 +1,191 @@
+"""The SEQ_LEN Markov chain of the freeCodeCamp write-up, generalised.
+
+Count how often each opponent move followed each context of the last ``seq_len - 1``
+symbols, over the whole match or a sliding window of ``num_records`` records, and predict
+the most counted continuation of the current context (the first of R, P, S on ties). The
+context is read from the opponent's moves (the write-up's chain), ours, or both as pairs.
+"""
+from __future__ import annotations
+
+from ..moves import Move
+from .base import argmax3, check_positive, check_source
+
+
+class MarkovChain:
+    """Predict the continuation most often seen after the current context."""
+
+    def __init__(self, seq_len: int = 3, num_records: int | None = None, source: str = "their") -> None:
+        self.seq_len = check_positive(seq_len, "seq_len")
+        if self.seq_len < 2:
+            raise ValueError(f"invalid seq_len {seq_len!r}: expected at least 2 (context plus move)")
+        self.num_records = check_positive(num_records, "num_records", allow_none=True)
+        self.source = check_source(source)
+        suffix = "" if num_records is None else f"@{num_records}"
+        self.name = f"markov{seq_len}-{source}{suffix}"
+        self._base = 10 ** (self.seq_len - 1)
+        self.reset()
+
+    def reset(self) -> None:
+        self._table: dict[int, list[int]] = {}
+        self._context = 0  # last seq_len - 1 symbols, base 10 digits
+        self._length = 0
+        self._ring: list[tuple[int, Move]] = [(0, 0)] * (self.num_records or 0)
+        self._records = 0
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        if self._length >= self.seq_len - 1:
+            self._count(self._context, their_move)
+        if self.source == "their":
+            symbol = their_move + 1
+        elif self.source == "mine":
+            symbol = my_move + 1
+        else:
+            symbol = my_move * 3 + their_move + 1
+        self._context = (self._context * 10 + symbol) % self._base
+        self._length += 1
+
+    def _count(self, context: int, move: Move) -> None:
+        table = self._table
+        window = self.num_records
+        if window is not None:
+            slot = self._records % window
+            if self._records >= window:
+                old_context, old_move = self._ring[slot]
+                table[old_context][old_move] -= 1
+            self._ring[slot] = (context, move)
+        row = table.get(context)
+        if row is None:
+            row = table[context] = [0, 0, 0]
+        row[move] += 1
+        self._records += 1
+
+    def predict(self) -> Move | None:
+        if self._length < self.seq_len - 1:
+            return None
+        row = self._table.get(self._context)
+        return None if row is None else argmax3(row)
+
+
+UNBOUNDED = 10**9
+
+
+class CalibratedMarkovChain:
+    """A Markov chain whose hidden prior counts and tie-breaks are inferred from replies.
+
+    An opponent that predicts us by counting our transitions (or, with ``seq_len=1``, our
+    move frequencies over a window) may carry counts we never saw (earlier matches, a padded
+    start) and break ties in its own order. Model it as ``argmax(SCALE * counts + offset)``
+    per context, with the offsets unknown (a fraction of a count orders ties), and assume
+    the side that replies plays to beat that prediction: every reply bounds the offset
+    differences ``x_i - x_j`` of the row, kept as a 3x3 difference-bound matrix (closure
+    over three nodes is O(1)). The prediction uses the feasible offsets closest to zero;
+    a contradiction restarts the row's bounds from the latest reply.
+    (Counting second-guessers: Egnor 1999's P' strategies; bounds: Dill 1989, DBMs.)
+    """
+
+    SCALE = 3  # offsets 0..2 below one count can encode any order of ties
+
+    def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their") -> None:
+        self.seq_len = check_positive(seq_len, "seq_len")
+        self.num_records = check_positive(num_records, "num_records", allow_none=True)
+        self.source = check_source(source)
+        suffix = "" if num_records is None else f"@{num_records}"
+        self.name = f"calibrated{seq_len}-{source}{suffix}"
+        self._base = 10 ** (self.seq_len - 1)
+        self.reset()
+
+    def reset(self) -> None:
+        self._table: dict[int, list[int]] = {}
+        self._bounds: dict[int, list[list[int]]] = {}
+        self._context = 0
+        self._length = 0
+        self._ring: list[tuple[int, Move]] = [(0, 0)] * (self.num_records or 0)
+        self._records = 0
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        if self._length >= self.seq_len - 1:
+            context = self._context
+            row = self._table.get(context)
+            if row is None:
+                row = self._table[context] = [0, 0, 0]
+            self._constrain(context, row, (my_move + 2) % 3)
+            self._count(context, row, their_move)
+        if self.seq_len > 1:
+            if self.source == "their":
+                symbol = their_move + 1
+            elif self.source == "mine":
+                symbol = my_move + 1
+            else:
+                symbol = my_move * 3 + their_move + 1
+            self._context = (self._context * 10 + symbol) % self._base
+        self._length += 1
+
+    def _count(self, context: int, row: list[int], move: Move) -> None:
+        window = self.num_records
+        if window is not None:
+            slot = self._records % window
+            if self._records >= window:
+                old_context, old_move = self._ring[slot]
+                self._table[old_context][old_move] -= self.SCALE
+            self._ring[slot] = (context, move)
+        row[move] += self.SCALE
+        self._records += 1
+
+    def _constrain(self, context: int, row: list[int], winner: Move) -> None:
+        """Record that ``winner`` was the argmax (first on ties) of row + offsets."""
+        bounds = self._bounds.get(context)
+        tightened = _free_bounds() if bounds is None else [line[:] for line in bounds]
+        _require_winner(tightened, row, winner)
+        if not _close(tightened):
+            tightened = _free_bounds()
+            _require_winner(tightened, row, winner)
+            _close(tightened)
+        self._bounds[context] = tightened
+
+    def predict(self) -> Move | None:
+        if self._length < self.seq_len - 1:
+            return None
+        row = self._table.get(self._context)
+        if row is None:
+            return None
+        bounds = self._bounds.get(self._context)
+        if bounds is None:
+            return argmax3(row)
+        x1 = _clamp(0, -bounds[0][1], bounds[1][0])
+        x2 = _clamp(0, max(-bounds[0][2], x1 - bounds[1][2]), min(bounds[2][0], x1 + bounds[2][1]))
+        a, b, c = row[0], row[1] + x1, row[2] + x2
+        if a >= b:
+            return 0 if a >= c else 2
+        return 1 if b >= c else 2
+
+
+def _require_winner(bounds: list[list[int]], row: list[int], winner: Move) -> None:
+    """Tighten: offset[other] - offset[winner] <= row[winner] - row[other] (- 1 if other wins ties)."""
+    for other in range(3):
+        if other != winner:
+            limit = row[winner] - row[other] - (1 if other < winner else 0)
+            if limit < bounds[other][winner]:
+                bounds[other][winner] = limit
+
+
+def _free_bounds() -> list[list[int]]:
+    return [[0 if i == j else UNBOUNDED for j in range(3)] for i in range(3)]
+
+
+def _close(d: list[list[int]]) -> bool:
+    """Floyd-Warshall closure of a 3x3 difference-bound matrix; False if infeasible."""
+    for k in range(3):
+        dk = d[k]
+        for i in range(3):
+            dik = d[i][k]
+            if dik >= UNBOUNDED:
+                continue
+            di = d[i]
+            for j in range(3):
+                if dk[j] < UNBOUNDED and dik + dk[j] < di[j]:
+                    di[j] = dik + dk[j]
+    return all(d[i][i] >= 0 for i in range(3))
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return low if value < low else high if value > high else value

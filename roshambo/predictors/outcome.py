@@ -1,0 +1,47 @@
+"""The outcome/roll table of the rpscontest "treePredictor".
+
+A 3x3 table of (result of the previous round, from the opponent's side) x (roll: how the
+opponent's move turned relative to a reference move), every cell decayed by 0.9 each round.
+The most weighted roll in the current result's row gives the prediction. The reference is
+the opponent's own previous move (the original) or ours.
+"""
+from __future__ import annotations
+
+from ..moves import Move, outcome
+from .base import argmax3, check_source
+
+
+class OutcomeRollTable:
+    """Predict the opponent's move as reference + the roll most seen after this result."""
+
+    def __init__(self, reference: str = "their", decay: float = 0.9) -> None:
+        if check_source(reference) == "both":
+            raise ValueError(f"invalid reference {reference!r}: expected 'their' or 'mine'")
+        if not 0.0 < decay <= 1.0:
+            raise ValueError(f"invalid decay {decay!r}: expected a number in (0, 1]")
+        self.reference = reference
+        self.decay = decay
+        self.name = f"outcome-roll-{reference}"
+        self.reset()
+
+    def reset(self) -> None:
+        self._table = [[0.0, 0.0, 0.0] for _ in range(3)]
+        self._result: int | None = None  # last round's result index (0 loss, 1 tie, 2 win)
+        self._reference: Move | None = None
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        decay = self.decay
+        for row in self._table:
+            row[0] *= decay
+            row[1] *= decay
+            row[2] *= decay
+        if self._result is not None:
+            self._table[self._result][(their_move - self._reference) % 3] += 1.0
+        self._result = outcome(their_move, my_move) + 1
+        self._reference = their_move if self.reference == "their" else my_move
+
+    def predict(self) -> Move | None:
+        if self._result is None:
+            return None
+        roll = argmax3(self._table[self._result])
+        return None if roll is None else (self._reference + roll) % 3

@@ -1,0 +1,374 @@
+"""Matches, tournaments and population metrics (Lanctot et al. 2023).
+
+A *factory* is a picklable callable ``factory(rng) -> player`` (a module-level class, a
+``functools.partial`` or a :class:`Registered` name, never a lambda), so every match builds
+fresh players seeded from that match's seed, in whatever process plays it. A tournament draws
+every match's seed from its master seed before any match runs, so one worker and many
+workers give the same results (the Axelrod library's rule).
+
+Metrics follow Lanctot et al. 2023, "Population-based Evaluation in Repeated Rock-Paper-
+Scissors as a Benchmark for Multiagent Reinforcement Learning": a match scores +1 per won
+throw and -1 per lost one; scores are averaged over repetitions; population return PR is the
+mean over the population, exploitability PE the largest mean return of any one member against
+the candidate, and AGG = PR - PE. The fCC win rate is wins / decisive throws.
+
+Nothing here prints: progress is reported through a callback, tables live in ``report``.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from .moves import Move, check_move
+
+ENGINE_NAME = "ai"
+CLASSIC_PREFIX = "classic:"
+DEFAULT_THROWS = 1000
+
+
+class Player(Protocol):
+    """The opponent protocol shared by the engine, the opponents and the classic adapter."""
+
+    name: str
+
+    def reset(self) -> None: ...
+
+    def move(self, their_last: Move | None) -> Move: ...
+
+
+Factory = Callable[[random.Random], Player]
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One match of ``n`` throws, counted from ``player``'s point of view."""
+
+    player: str
+    opponent: str
+    wins: int
+    losses: int
+    ties: int
+    seed: int
+    n: int
+    rep: int = 0
+
+    @property
+    def score(self) -> int:
+        """+1 per won throw, -1 per lost one."""
+        return self.wins - self.losses
+
+    @property
+    def decisive(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        """fCC win rate in percent: wins / decisive throws (0 when none was decisive)."""
+        return 100.0 * self.wins / self.decisive if self.decisive else 0.0
+
+    def flipped(self) -> MatchResult:
+        """The same match from the opponent's point of view."""
+        return replace(self, player=self.opponent, opponent=self.player,
+                       wins=self.losses, losses=self.wins)
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One scheduled match: who plays whom, which repetition, and its seed (drawn up front)."""
+
+    player: str
+    opponent: str
+    rep: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class PairSummary:
+    """All repetitions of ``player`` against ``opponent``, from ``player``'s point of view."""
+
+    player: str
+    opponent: str
+    matches: int
+    mean_score: float
+    std_score: float
+    mean_win_rate: float
+    wins: int
+    losses: int
+    ties: int
+
+
+@dataclass(frozen=True)
+class PopulationMetrics:
+    """Lanctot et al. 2023 metrics of one candidate against a population."""
+
+    candidate: str
+    members: int
+    pr: float
+    pe: float
+    agg: float
+    worst: str
+    win_rate: float
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every match of a tournament, in schedule order, and how it was set up.
+
+    ``candidates`` is empty for a round robin; otherwise each candidate played each member
+    of ``population`` and is always the ``player`` side of its results.
+    """
+
+    matches: tuple[MatchResult, ...]
+    n: int
+    reps: int
+    seed: int
+    population: tuple[str, ...]
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def round_robin(self) -> bool:
+        return not self.candidates
+
+    def oriented(self) -> tuple[MatchResult, ...]:
+        """Each result once per participant's point of view (round robin adds the mirror)."""
+        if not self.round_robin:
+            return self.matches
+        return self.matches + tuple(m.flipped() for m in self.matches)
+
+    def pairs(self) -> tuple[PairSummary, ...]:
+        """Per-pair aggregates over repetitions."""
+        return summarize_pairs(self.oriented())
+
+    def metrics(self) -> tuple[PopulationMetrics, ...]:
+        """PR, PE, AGG for every candidate (round robin: every entrant against the rest)."""
+        oriented = self.oriented()
+        names = self.candidates or self.population
+        return tuple(population_metrics(oriented, name) for name in names)
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A picklable factory that builds a player from its registry name.
+
+    "ai" is our engine, "classic:NAME" a classic RoShamBo bot from open_spiel (sized for
+    ``throws``), anything else a name in ``roshambo.opponents``.
+    """
+
+    name: str
+    throws: int = DEFAULT_THROWS
+
+    def __call__(self, rng: random.Random) -> Player:
+        return make_player(self.name, rng, throws=self.throws)
+
+
+def play_match(a: Factory, b: Factory, n: int, seed: int, *,
+               labels: tuple[str, str] | None = None, rep: int = 0) -> MatchResult:
+    """Play ``n`` throws between fresh players from factories ``a`` and ``b``.
+
+    Both players' random sources are drawn from ``seed``, so the same seed replays the same
+    match. Results are counted from ``a``'s side and named by ``labels`` (default: the
+    players' ``name``).
+    """
+    if n < 0:
+        raise ValueError(f"a match needs n >= 0 throws, got {n}")
+    seeds = random.Random(seed)
+    player_a = a(random.Random(seeds.getrandbits(64)))
+    player_b = b(random.Random(seeds.getrandbits(64)))
+    name_a, name_b = labels if labels is not None else (player_a.name, player_b.name)
+    wins = losses = 0
+    last_a: Move | None = None
+    last_b: Move | None = None
+    for _ in range(n):
+        move_a = _legal(player_a.move(last_b), name_a)
+        move_b = _legal(player_b.move(last_a), name_b)
+        difference = (move_a - move_b) % 3
+        if difference == 1:
+            wins += 1
+        elif difference == 2:
+            losses += 1
+        last_a, last_b = move_a, move_b
+    return MatchResult(name_a, name_b, wins, losses, n - wins - losses, seed, n, rep)
+
+
+def _legal(move: Move, name: str) -> Move:
+    try:
+        return check_move(move)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+def schedule(pairs: Sequence[tuple[str, str]], reps: int, seed: int) -> tuple[MatchSpec, ...]:
+    """Every match of ``reps`` repetitions over ``pairs``, each seed drawn now from ``seed``."""
+    if reps < 1:
+        raise ValueError(f"a tournament needs reps >= 1, got {reps}")
+    master = random.Random(seed)
+    return tuple(MatchSpec(a, b, rep, master.getrandbits(63))
+                 for rep in range(reps) for a, b in pairs)
+
+
+def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
+               candidates: Mapping[str, Factory] | None = None, workers: int = 1,
+               progress: Progress | None = None) -> TournamentResult:
+    """A round robin among ``entrants``, or each of ``candidates`` against them.
+
+    Seeds are drawn before any match runs; ``workers > 1`` plays the matches in a process
+    pool (factories must pickle), ``workers == 1`` in this process, with identical results.
+    ``progress(done, total)`` is called after every match.
+    """
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    population = tuple(entrants)
+    if candidates:
+        pairs = [(c, member) for c in candidates for member in population]
+        factories = {**entrants, **candidates}
+        if set(candidates) & set(entrants):
+            clash = sorted(set(candidates) & set(entrants))
+            raise ValueError(f"candidate labels clash with population labels: {clash}")
+    else:
+        if len(population) < 2:
+            raise ValueError("a round robin needs at least two entrants")
+        pairs = [(a, b) for i, a in enumerate(population) for b in population[i + 1:]]
+        factories = dict(entrants)
+    specs = schedule(pairs, reps, seed)
+    jobs = [(factories[s.player], factories[s.opponent], n, s.seed, (s.player, s.opponent), s.rep)
+            for s in specs]
+    results = _run(jobs, workers, progress)
+    return TournamentResult(tuple(results), n, reps, seed, population, tuple(candidates or ()))
+
+
+def _play_job(job: tuple) -> MatchResult:
+    a, b, n, seed, labels, rep = job
+    return play_match(a, b, n, seed, labels=labels, rep=rep)
+
+
+def _run(jobs: list[tuple], workers: int, progress: Progress | None) -> list[MatchResult]:
+    total = len(jobs)
+    results: list[MatchResult | None] = [None] * total
+    if workers == 1 or total <= 1:
+        for index, job in enumerate(jobs):
+            results[index] = _play_job(job)
+            if progress is not None:
+                progress(index + 1, total)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_play_job, job): index for index, job in enumerate(jobs)}
+            for done, future in enumerate(as_completed(futures), start=1):
+                results[futures[future]] = future.result()
+                if progress is not None:
+                    progress(done, total)
+    return [r for r in results if r is not None]
+
+
+def summarize_pairs(results: Iterable[MatchResult]) -> tuple[PairSummary, ...]:
+    """Group results by (player, opponent), in first-seen order, and aggregate them."""
+    groups: dict[tuple[str, str], list[MatchResult]] = {}
+    for result in results:
+        groups.setdefault((result.player, result.opponent), []).append(result)
+    return tuple(_summary(player, opponent, group) for (player, opponent), group in groups.items())
+
+
+def _summary(player: str, opponent: str, group: list[MatchResult]) -> PairSummary:
+    scores = [r.score for r in group]
+    return PairSummary(
+        player=player,
+        opponent=opponent,
+        matches=len(group),
+        mean_score=statistics.fmean(scores),
+        std_score=statistics.stdev(scores) if len(scores) > 1 else 0.0,
+        mean_win_rate=statistics.fmean(r.win_rate for r in group),
+        wins=sum(r.wins for r in group),
+        losses=sum(r.losses for r in group),
+        ties=sum(r.ties for r in group),
+    )
+
+
+def population_metrics(results: Iterable[MatchResult], candidate: str) -> PopulationMetrics:
+    """PR, PE and AGG of ``candidate`` from results counted on its side (Lanctot et al. 2023).
+
+    PR = mean over members of the candidate's mean score against that member;
+    PE = max over members of the member's mean score against the candidate;
+    AGG = PR - PE; win rate = the candidate's wins / decisive throws over all its matches.
+    """
+    own = [r for r in results if r.player == candidate]
+    if not own:
+        raise ValueError(f"no results for candidate {candidate!r}")
+    pairs = summarize_pairs(own)
+    pr = statistics.fmean(p.mean_score for p in pairs)
+    worst = min(pairs, key=lambda p: p.mean_score)
+    pe = -worst.mean_score
+    wins = sum(r.wins for r in own)
+    decisive = sum(r.decisive for r in own)
+    return PopulationMetrics(
+        candidate=candidate,
+        members=len(pairs),
+        pr=pr,
+        pe=pe,
+        agg=pr - pe,
+        worst=worst.opponent,
+        win_rate=100.0 * wins / decisive if decisive else 0.0,
+    )
+
+
+def match_record(results: Iterable[MatchResult]) -> tuple[int, int, int]:
+    """(matches won, lost, drawn) by score, over ``results``."""
+    won = lost = drawn = 0
+    for result in results:
+        if result.score > 0:
+            won += 1
+        elif result.score < 0:
+            lost += 1
+        else:
+            drawn += 1
+    return won, lost, drawn
+
+
+def _opponents_registry() -> object | None:
+    """``roshambo.opponents`` if it offers ``make_opponent`` (imported lazily)."""
+    try:
+        module = importlib.import_module("roshambo.opponents")
+    except ImportError:
+        return None
+    return module if hasattr(module, "make_opponent") else None
+
+
+def known_names() -> tuple[str, ...]:
+    """Registry names usable without open_spiel: "ai" and every registered opponent."""
+    module = _opponents_registry()
+    others = tuple(getattr(module, "OPPONENTS", {})) if module is not None else ()
+    return (ENGINE_NAME, *others)
+
+
+def make_player(name: str, rng: random.Random | None = None, *,
+                throws: int = DEFAULT_THROWS) -> Player:
+    """A fresh player by registry name: "ai", "classic:NAME", or a ``roshambo.opponents`` name."""
+    if name == ENGINE_NAME:
+        from .agent import Agent
+
+        return Agent(rng)
+    if name.startswith(CLASSIC_PREFIX):
+        from .classic import ClassicBot
+
+        return ClassicBot(name[len(CLASSIC_PREFIX):], rng, throws=throws)
+    module = _opponents_registry()
+    if module is None or name not in getattr(module, "OPPONENTS", {name: None}):
+        raise ValueError(f"unknown player {name!r}: expected one of {', '.join(known_names())}, "
+                         f"or {CLASSIC_PREFIX}NAME for a classic open_spiel bot")
+    return module.make_opponent(name, rng)  # type: ignore[attr-defined]
+
+
+def resolve(name: str, *, throws: int = DEFAULT_THROWS) -> Registered:
+    """A checked, picklable factory for ``name`` (raises ``ValueError`` for unknown names)."""
+    if name.startswith(CLASSIC_PREFIX):
+        from .classic import check_bot_name
+
+        check_bot_name(name[len(CLASSIC_PREFIX):])
+    else:
+        make_player(name, random.Random(0), throws=throws)
+    return Registered(name, throws)
+

@@ -1,0 +1,247 @@
+"""``python -m roshambo``: matches, tournaments, the classic field, head-to-heads, speed.
+
+Players are named as in the arena registry: "ai" is our engine, "classic:NAME" one of the
+43 classic open_spiel bots, anything else a name in ``roshambo.opponents``. Every run prints
+the seed that reproduces it; ``--seed`` replays it.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+from . import report
+from .arena import (
+    CLASSIC_PREFIX,
+    DEFAULT_THROWS,
+    ENGINE_NAME,
+    Registered,
+    TournamentResult,
+    known_names,
+    play_match,
+    resolve,
+    tournament,
+)
+from .classic import OpenSpielMissing
+
+COMPARE_DEFAULT = "greenberg,iocainebot"
+SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
+    return value
+
+
+def _add_run_options(parser: argparse.ArgumentParser, *, reps: int, games: str,
+                     reps_flags: Sequence[str] = ("--reps",)) -> None:
+    parser.add_argument(games, dest="games", type=_positive, default=DEFAULT_THROWS,
+                        help=f"throws per match (default {DEFAULT_THROWS})")
+    parser.add_argument(*reps_flags, dest="reps", type=_positive, default=reps,
+                        help=f"repetitions of every pairing (default {reps})")
+    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
+                        help="processes to play in (default: all cores; 1 = in-process)")
+    parser.add_argument("--seed", type=int, default=None, help="master seed (default: random, printed)")
+    parser.add_argument("--csv", type=Path, help="write one row per match to this CSV file")
+    parser.add_argument("--json", type=Path, help="write the whole run to this JSON file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m roshambo", description="Rock-paper-scissors arena: matches, tournaments, the classic RoShamBo field, speed.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    population = commands.add_parser(
+        "population", help="our engine against the 43 classic bots (needs open_spiel)",
+        description="A candidate against the classic RoShamBo field (open_spiel), with PR, PE "
+                    "and AGG (Lanctot et al. 2023) beside classic bots measured in the same run.")
+    _add_run_options(population, reps=3, games="--throws")
+    population.add_argument("--bots", type=_names, default=None,
+                            help="comma-separated classic bot names (default: all 43)")
+    population.add_argument("--player", default=ENGINE_NAME,
+                            help=f"the candidate's registry name (default {ENGINE_NAME!r})")
+    population.add_argument("--compare", type=_names, default=_names(COMPARE_DEFAULT),
+                            help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; "
+                                 "'' for none)")
+
+    match = commands.add_parser("match", help="one seeded match between two players")
+    match.add_argument("a", metavar="A")
+    match.add_argument("b", metavar="B")
+    match.add_argument("--games", type=_positive, default=DEFAULT_THROWS,
+                       help=f"throws (default {DEFAULT_THROWS})")
+    match.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
+
+    robin = commands.add_parser("tournament", help="round robin among named players")
+    robin.add_argument("names", nargs="*", metavar="NAME",
+                       help="players (default: ai and every registered opponent)")
+    _add_run_options(robin, reps=1, games="--games")
+
+    h2h = commands.add_parser("headtohead", help="a player against a list of opponents")
+    h2h.add_argument("opponents", nargs="*", metavar="OPPONENT",
+                     help="opponents (default: classic:greenberg classic:iocainebot copy-attacker)")
+    h2h.add_argument("--player", default=ENGINE_NAME,
+                     help=f"registry name of the player (default {ENGINE_NAME!r})")
+    _add_run_options(h2h, reps=20, games="--games", reps_flags=("--matches", "--reps"))
+
+    bench = commands.add_parser("bench", help="per-move time and memory of the engine")
+    speed = _load_speed()
+    if speed is not None:
+        speed.build_parser(bench)
+    return parser
+
+
+def _load_speed() -> ModuleType | None:
+    """``benchmarks/speed.py`` of this checkout, loaded by path (it is not in the package)."""
+    if not SPEED_SCRIPT.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("roshambo_benchmarks_speed", SPEED_SCRIPT)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _seed(seed: int | None) -> int:
+    return seed if seed is not None else random.SystemRandom().getrandbits(32)
+
+
+def _progress() -> report.ProgressBar | None:
+    return report.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+
+
+def _timed_tournament(**kwargs: object) -> tuple[TournamentResult, float]:
+    start = time.perf_counter()
+    result = tournament(**kwargs, progress=_progress())  # type: ignore[arg-type]
+    return result, time.perf_counter() - start
+
+
+def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
+    if args.csv is not None:
+        report.write_csv(args.csv, result.matches)
+        print(f"wrote {args.csv}")
+    if args.json is not None:
+        report.write_json(args.json, result)
+        print(f"wrote {args.json}")
+
+
+def _footer(result: TournamentResult, seconds: float, workers: int) -> str:
+    return f"played {len(result.matches)} matches in {seconds:.1f} s with {workers} worker(s)"
+
+
+def cmd_population(args: argparse.Namespace) -> int:
+    from .classic import bot_names, check_bot_name
+
+    bots = args.bots if args.bots is not None else list(bot_names())
+    for bot in [*bots, *args.compare]:
+        check_bot_name(bot)
+    throws = args.games
+    population = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
+    candidates = {args.player: resolve(args.player, throws=throws)}
+    for bot in args.compare:
+        candidates[CLASSIC_PREFIX + bot] = Registered(CLASSIC_PREFIX + bot, throws)
+    seed = _seed(args.seed)
+    result, seconds = _timed_tournament(entrants=population, candidates=candidates, n=throws,
+                                        reps=args.reps, seed=seed, workers=args.workers)
+    print(f"classic RoShamBo field (open_spiel): {report.format_header(result)}")
+    print()
+    print(report.format_metrics(result.metrics()))
+    print("PR: mean score per match over the field; PE: largest mean loss to one member; "
+          "AGG = PR - PE (Lanctot et al. 2023)")
+    print()
+    print(report.format_population(result))
+    print()
+    print(_footer(result, seconds, args.workers))
+    _write_files(args, result)
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    seed = _seed(args.seed)
+    a = resolve(args.a, throws=args.games)
+    b = resolve(args.b, throws=args.games)
+    print(report.format_match(play_match(a, b, args.games, seed, labels=(args.a, args.b))))
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    names = args.names or list(known_names())
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate names in {names}")
+    entrants = {name: resolve(name, throws=args.games) for name in names}
+    result, seconds = _timed_tournament(entrants=entrants, n=args.games, reps=args.reps,
+                                        seed=_seed(args.seed), workers=args.workers)
+    print(report.format_header(result))
+    print()
+    print(report.format_standings(result))
+    print()
+    print(_footer(result, seconds, args.workers))
+    _write_files(args, result)
+    return 0
+
+
+def _default_opponents() -> list[str]:
+    available = set(known_names())
+    return ["classic:greenberg", "classic:iocainebot",
+            *(name for name in ("copy-attacker",) if name in available)]
+
+
+def cmd_headtohead(args: argparse.Namespace) -> int:
+    opponents = args.opponents or _default_opponents()
+    if len(set(opponents)) != len(opponents):
+        raise ValueError(f"duplicate opponents in {opponents}")
+    if args.player in opponents:
+        raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
+    entrants = {name: resolve(name, throws=args.games) for name in opponents}
+    candidates = {args.player: resolve(args.player, throws=args.games)}
+    result, seconds = _timed_tournament(entrants=entrants, candidates=candidates, n=args.games,
+                                        reps=args.reps, seed=_seed(args.seed), workers=args.workers)
+    print(report.format_header(result))
+    print()
+    print(report.format_headtohead(result))
+    print()
+    print(_footer(result, seconds, args.workers))
+    _write_files(args, result)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    speed = _load_speed()
+    if speed is None:
+        raise ValueError(f"the speed benchmark lives in a checkout: {SPEED_SCRIPT} not found")
+    print(speed.run(args))
+    return 0
+
+
+COMMANDS = {
+    "population": cmd_population,
+    "match": cmd_match,
+    "tournament": cmd_tournament,
+    "headtohead": cmd_headtohead,
+    "bench": cmd_bench,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status (2 for bad names or missing open_spiel)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except OpenSpielMissing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

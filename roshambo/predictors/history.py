@@ -4,7 +4,8 @@ Find the longest earlier occurrence of the most recent context and predict the o
 move that followed it. The context is read from the opponent's moves, ours, or both as
 pairs. Instead of rescanning the history, an index maps every context of length 1..max_len
 (encoded as an integer) to the position just after its latest occurrence, so each round
-costs O(max_len) whatever the length of the match.
+costs O(max_len) whatever the length of the match, and indexing a context one symbol
+longer only when its shorter form recurs keeps memory at O(1) entries per round.
 """
 from __future__ import annotations
 
@@ -51,17 +52,18 @@ class HistoryMatcher:
         key = 0
         weight = 1
         found = None
-        searching = True
         for length in range(1, min(self.max_len, end) + 1):
             key += symbols[end - length] * weight
             weight *= self._base
-            if searching:
-                position = index.get(key)
-                if position is None:
-                    searching = False  # no longer context can have occurred either
-                elif position >= oldest:
-                    found = position
+            position = index.get(key)
             index[key] = end
+            if position is None:
+                # A context seen for the first time: no longer one can have occurred, and
+                # indexing stops here, so the index grows by O(1) entries a round and a
+                # repeated context is learnt one symbol longer each time it recurs (LZ78).
+                break
+            if position >= oldest:
+                found = position
         self._prediction = self._theirs[found] if found is not None else None
 
     def predict(self) -> Move | None:

@@ -66,7 +66,6 @@ class MarkovChain:
         return None if row is None else argmax3(row)
 
 
-UNBOUNDED = 10**9
 
 
 class CalibratedMarkovChain:
@@ -132,15 +131,34 @@ class CalibratedMarkovChain:
         self._records += 1
 
     def _constrain(self, context: int, row: list[int], winner: Move) -> None:
-        """Record that ``winner`` was the argmax (first on ties) of row + offsets."""
+        """Record that ``winner`` was the argmax (first on ties) of row + offsets.
+
+        Offsets are relative to the first move's: a = x1 - x0, b = x2 - x0, and c = a - b;
+        the row's bounds are [low a, high a, low b, high b, low c, high c].
+        """
         bounds = self._bounds.get(context)
-        tightened = _free_bounds() if bounds is None else [line[:] for line in bounds]
-        _require_winner(tightened, row, winner)
-        if not _close(tightened):
-            tightened = _free_bounds()
-            _require_winner(tightened, row, winner)
-            _close(tightened)
-        self._bounds[context] = tightened
+        if bounds is None:
+            bounds = self._bounds[context] = [-UNBOUNDED, UNBOUNDED] * 3
+        n0, n1, n2 = row
+        if winner == 0:
+            limits = ((1, n0 - n1), (3, n0 - n2))  # a <= n0 - n1, b <= n0 - n2
+        elif winner == 1:
+            limits = ((0, n0 - n1 + 1), (4, n2 - n1))  # a >= n0 - n1 + 1, c >= n2 - n1
+        else:
+            limits = ((2, n0 - n2 + 1), (5, n2 - n1 - 1))  # b >= n0 - n2 + 1, c <= n2 - n1 - 1
+        tightened = False
+        for slot, limit in limits:
+            if slot % 2 == 0 and limit > bounds[slot]:
+                bounds[slot] = limit
+                tightened = True
+            elif slot % 2 == 1 and limit < bounds[slot]:
+                bounds[slot] = limit
+                tightened = True
+        if tightened and not _close(bounds):
+            bounds[:] = [-UNBOUNDED, UNBOUNDED] * 3
+            for slot, limit in limits:
+                bounds[slot] = limit
+            _close(bounds)
 
     def predict(self) -> Move | None:
         if self._length < self.seq_len - 1:
@@ -151,40 +169,30 @@ class CalibratedMarkovChain:
         bounds = self._bounds.get(self._context)
         if bounds is None:
             return argmax3(row)
-        x1 = _clamp(0, -bounds[0][1], bounds[1][0])
-        x2 = _clamp(0, max(-bounds[0][2], x1 - bounds[1][2]), min(bounds[2][0], x1 + bounds[2][1]))
+        low_a, high_a, low_b, high_b, low_c, high_c = bounds
+        x1 = _clamp(0, low_a, high_a)
+        x2 = _clamp(0, max(low_b, x1 - high_c), min(high_b, x1 - low_c))
         a, b, c = row[0], row[1] + x1, row[2] + x2
         if a >= b:
             return 0 if a >= c else 2
         return 1 if b >= c else 2
 
 
-def _require_winner(bounds: list[list[int]], row: list[int], winner: Move) -> None:
-    """Tighten: offset[other] - offset[winner] <= row[winner] - row[other] (- 1 if other wins ties)."""
-    for other in range(3):
-        if other != winner:
-            limit = row[winner] - row[other] - (1 if other < winner else 0)
-            if limit < bounds[other][winner]:
-                bounds[other][winner] = limit
+UNBOUNDED = 10**9
 
 
-def _free_bounds() -> list[list[int]]:
-    return [[0 if i == j else UNBOUNDED for j in range(3)] for i in range(3)]
+def _close(bounds: list[int]) -> bool:
+    """Tighten a = b + c's three intervals against each other; False if infeasible.
 
-
-def _close(d: list[list[int]]) -> bool:
-    """Floyd-Warshall closure of a 3x3 difference-bound matrix; False if infeasible."""
-    for k in range(3):
-        dk = d[k]
-        for i in range(3):
-            dik = d[i][k]
-            if dik >= UNBOUNDED:
-                continue
-            di = d[i]
-            for j in range(3):
-                if dk[j] < UNBOUNDED and dik + dk[j] < di[j]:
-                    di[j] = dik + dk[j]
-    return all(d[i][i] >= 0 for i in range(3))
+    With three variables every shortest path has at most two edges, so one pass of the
+    triangle rules is the full difference-bound closure.
+    """
+    low_a, high_a, low_b, high_b, low_c, high_c = bounds
+    low_a, high_a = max(low_a, low_b + low_c), min(high_a, high_b + high_c)
+    low_b, high_b = max(low_b, low_a - high_c), min(high_b, high_a - low_c)
+    low_c, high_c = max(low_c, low_a - high_b), min(high_c, high_a - low_b)
+    bounds[:] = [low_a, high_a, low_b, high_b, low_c, high_c]
+    return low_a <= high_a and low_b <= high_b and low_c <= high_c
 
 
 def _clamp(value: int, low: int, high: int) -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .ensemble import Choice, Ensemble, EnsembleConfig
 from .moves import Move, check_move
+from .predictors import Factory
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,8 @@ class Belief:
 
     strategy: str
     family: str
-    horizon: float
+    window: int
+    rotation: int
     score: float
     hedging: bool
 
@@ -32,9 +34,14 @@ class Agent:
 
     name = "ai"
 
-    def __init__(self, rng: random.Random | None = None, config: EnsembleConfig | None = None) -> None:
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        config: EnsembleConfig | None = None,
+        factories: dict[str, Factory] | None = None,
+    ) -> None:
         self._rng = rng if rng is not None else random.Random()
-        self._ensemble = Ensemble(self._rng, config=config)
+        self._ensemble = Ensemble(self._rng, factories=factories, config=config)
         self.reset()
 
     def reset(self) -> None:
@@ -73,7 +80,7 @@ class Agent:
         """The strategy behind the last choice, its family, horizon and record."""
         choice = self._choice
         if choice is None:
-            return Belief("none", "none", 0.0, 0.0, True)
+            return Belief("none", "none", 0, 0, 0.0, True)
         family = choice.strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]
         family = family.split("-")[0].rstrip("0123456789")
-        return Belief(choice.strategy, family, choice.horizon, choice.score, choice.hedging)
+        return Belief(choice.strategy, family, choice.window, choice.rotation, choice.score, choice.hedging)

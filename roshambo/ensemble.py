@@ -4,49 +4,63 @@ Every predictor P yields six strategies. P predicts the opponent's move p: P.k p
 ``p + 1 + k`` (k = 0 beats the prediction, k = 1 and 2 second-guess an opponent who saw it
 coming). Its mirrored twin P' runs on the swapped histories and predicts *our* move q, as an
 opponent modelling us would; that opponent plays ``q + 1``, so P'.k plays ``q + 2 + k``.
+Either way a half (P or P') stands for one expected opponent move e, and its strategy k
+plays ``e + 1 + k``.
 
 Each strategy is scored every round as if it had been played (+1 win, -1 loss, 0 tie),
-under several horizons (exponential decays, O(1) per round). Per horizon, a meta-strategy
-plays the best-scoring strategy's move; the meta-meta level scores those meta-strategies
-the same way and follows the best one.
+over sliding windows of the last 1000, 100, 10, 5, 2 and 1 rounds (Iocaine's horizons).
+Per window, a meta-strategy plays the best-scoring strategy's move; the meta-meta level
+scores each meta-strategy and its two rotations (the second-guessing defence once more) and
+follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
+field per strategy, with a ring of past totals: a window's scores are one subtraction away
+and its best strategy is found at C speed, so a round costs the same however long the match.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 poor, nothing is worth following. And when what we *actually* won with our deterministic
-choices falls short of what they were scored at: an opponent that simulates us (holding
-our code, not our random seed) beats exactly those choices, while the scores computed as if
-had been played look fine. The realized record of deterministic rounds is kept as decayed
-wins and losses; each round we follow the meta-meta choice with the probability that a
-draw from Beta(wins + 2, losses + 1) exceeds 1/2 (Thompson 1933), and play at random
-otherwise. Against anything we really beat, that probability goes to 1 within a few rounds.
+choices falls short: an opponent that simulates us (holding our code, not our random seed)
+beats exactly those choices, while the scores computed as if they had been played look
+fine. The realized record of deterministic rounds is kept as decayed wins and losses; each
+round we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds
+1/2 (Thompson 1933), and play at random otherwise. Against anything we really beat, that
+probability goes to 1 within a few rounds.
 """
 from __future__ import annotations
 
 import random
+from array import array
 from dataclasses import dataclass
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
 
-NO_MOVE = 3  # a strategy whose predictor has nothing to say this round
-# REWARD[their][mine]: +1 win, -1 loss, 0 tie; a strategy with NO_MOVE earns 0
-REWARD = tuple(
-    tuple(((mine - their + 1) % 3) - 1 if mine < 3 else 0 for mine in range(4)) for their in range(3)
-)
+NO_MOVE = 3  # a half whose predictor has nothing to say this round
+FIELD = 8  # bytes per packed score field
+TYPECODE = next(code for code in "LQ" if array(code).itemsize == FIELD)
+
+
+def _packed(*fields: int) -> bytes:
+    return b"".join(field.to_bytes(FIELD, "little") for field in fields)
+
+
+# PATTERN[d]: (reward + 1) of strategies k = 0, 1, 2 when the opponent played e + d, with e
+# the half's expected move: k = d wins (+1), k = d + 1 loses (-1), k = d + 2 ties (0).
+PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in range(3))
+SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
 
 
 @dataclass(frozen=True)
 class EnsembleConfig:
     """Tunable constants of the meta levels."""
 
-    horizons: tuple[float, ...] = (0.99, 0.9, 0.7, 0.5)
-    meta_decay: float = 0.9
+    windows: tuple[int, ...] = (1000, 100, 10, 5, 2, 1)
+    meta_decay: float = 0.99
     hedge_threshold: float = 0.0
     trust_decay: float = 0.98
-    trust_prior: tuple[float, float] = (2.0, 1.0)
+    trust_prior: tuple[float, float] = (5.0, 1.0)
 
     def __post_init__(self) -> None:
-        if not self.horizons or not all(0.0 < h <= 1.0 for h in self.horizons):
-            raise ValueError(f"invalid horizons {self.horizons!r}: expected decays in (0, 1]")
+        if not self.windows or not all(isinstance(w, int) and w >= 1 for w in self.windows):
+            raise ValueError(f"invalid windows {self.windows!r}: expected positive round counts")
         for name in ("meta_decay", "trust_decay"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
@@ -61,13 +75,14 @@ class Choice:
 
     move: Move
     strategy: str
-    horizon: float
+    window: int
+    rotation: int
     score: float
     hedging: bool
 
 
 class Ensemble:
-    """Predictors x six strategies x horizons x meta-meta, with a random hedge."""
+    """Predictors x six strategies x windows x rotated meta-meta, with a random hedge."""
 
     def __init__(
         self,
@@ -76,20 +91,27 @@ class Ensemble:
         config: EnsembleConfig | None = None,
     ) -> None:
         self._rng = rng if rng is not None else random.Random()
-        self._factories = dict(PREDICTORS if factories is None else factories)
-        if not self._factories:
+        factories = dict(PREDICTORS if factories is None else factories)
+        if not factories:
             raise ValueError("an ensemble needs at least one predictor")
         self.config = config if config is not None else EnsembleConfig()
         probe = random.Random(0)
-        selectable = {name: getattr(make(probe), "selectable", True) for name, make in self._factories.items()}
+        selectable = {name: getattr(make(probe), "selectable", True) for name, make in factories.items()}
         if not any(selectable.values()):
             raise ValueError("an ensemble needs at least one selectable predictor")
-        # selectable predictors first, so the meta-strategy's argmax runs over a prefix
-        order = sorted(self._factories, key=lambda name: not selectable[name])
-        self._factories = {name: self._factories[name] for name in order}
-        self._selectable = 6 * sum(selectable.values())
+        # selectable predictors first, so each window's argmax runs over a prefix of fields
+        order = sorted(factories, key=lambda name: not selectable[name])
+        self._factories = {name: factories[name] for name in order}
         self.strategy_names = tuple(
             f"{name}{mark}.{k}" for name in self._factories for mark in ("", "'") for k in range(3)
+        )
+        strategies = 6 * sum(selectable.values())
+        self._selectable_mask = (1 << (8 * FIELD * strategies)) - 1
+        self._selectable_bytes = FIELD * strategies
+        self._span = max(self.config.windows) + 1
+        # PATTERNS[theirs][e]: the packed rewards of a half that expected e
+        self._patterns = tuple(
+            tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
         )
         self.reset()
 
@@ -97,80 +119,82 @@ class Ensemble:
         rng = self._rng
         self._direct: list[Predictor] = [make(rng) for make in self._factories.values()]
         self._mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
-        n = len(self.strategy_names)
-        horizons = len(self.config.horizons)
-        self._plays: list[int] = [NO_MOVE] * n
-        self._scores: list[list[float]] = [[0.0] * n for _ in range(horizons)]
-        self._meta_plays: list[int] = [NO_MOVE] * horizons
-        self._meta_best: list[int] = [0] * horizons
-        self._meta_scores: list[float] = [0.0] * horizons
+        self._expected: list[int] = [NO_MOVE] * (2 * len(self._direct))
+        self._rounds = 0
+        self._total = 0  # packed cumulative (reward + 1) of every strategy
+        self._ring: list[int] = [0] * self._span  # past totals, by round modulo span
+        windows = len(self.config.windows)
+        self._meta_moves: list[int] = [NO_MOVE] * windows
+        self._meta_best: list[int] = [0] * windows
+        self._meta_scores: list[float] = [0.0] * (3 * windows)
         self._trusted = False  # whether the last move followed the meta-meta choice
         self._wins = 0.0  # decayed realized record of the trusted rounds
         self._losses = 0.0
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
-        reward = REWARD[theirs]
         if self._trusted:
             decay = self.config.trust_decay
-            result = reward[mine]
-            self._wins = decay * self._wins + (result > 0)
-            self._losses = decay * self._losses + (result < 0)
-        rewards = [reward[play] for play in self._plays]
-        for h, decay in enumerate(self.config.horizons):
-            self._scores[h] = [decay * s + r for s, r in zip(self._scores[h], rewards)]
+            result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
+            self._wins = decay * self._wins + (result == 1)
+            self._losses = decay * self._losses + (result == 2)
+        patterns = self._patterns[theirs]
+        rewards = int.from_bytes(b"".join([patterns[e] for e in self._expected]), "little")
+        self._rounds += 1
+        self._total += rewards
+        self._ring[self._rounds % self._span] = self._total
         meta_decay = self.config.meta_decay
-        self._meta_scores = [
-            meta_decay * s + reward[play] for s, play in zip(self._meta_scores, self._meta_plays)
-        ]
-        for predictor in self._direct:
-            predictor.update(mine, theirs)
-        for predictor in self._mirror:
-            predictor.update(theirs, mine)
-        plays = self._plays
+        scores = self._meta_scores
+        for a, move in enumerate(self._meta_moves):
+            if move != NO_MOVE:
+                # rotation r plays move + r, which beats theirs when move + r - theirs == 1
+                base = 3 * a
+                for r in range(3):
+                    scores[base + r] = meta_decay * scores[base + r] + (1, -1, 0)[(move + r - theirs - 1) % 3]
+            else:
+                for r in range(3 * a, 3 * a + 3):
+                    scores[r] *= meta_decay
+        expected = self._expected
         i = 0
         for direct, mirror in zip(self._direct, self._mirror):
+            direct.update(mine, theirs)
+            mirror.update(theirs, mine)
             p = direct.predict()
-            if p is None:
-                plays[i] = plays[i + 1] = plays[i + 2] = NO_MOVE
-            else:
-                plays[i] = (p + 1) % 3
-                plays[i + 1] = (p + 2) % 3
-                plays[i + 2] = p
+            expected[i] = NO_MOVE if p is None else p
             q = mirror.predict()
-            if q is None:
-                plays[i + 3] = plays[i + 4] = plays[i + 5] = NO_MOVE
-            else:
-                plays[i + 3] = (q + 2) % 3
-                plays[i + 4] = q
-                plays[i + 5] = (q + 1) % 3
-            i += 6
+            expected[i + 1] = NO_MOVE if q is None else (q + 1) % 3
+            i += 2
 
     def choose(self) -> Choice:
-        """Pick this round's move: best strategy per horizon, best horizon, or the hedge."""
-        plays = self._plays
-        selectable = self._selectable
-        for h, scores in enumerate(self._scores):
-            best = scores.index(max(scores[:selectable]))
-            if plays[best] == NO_MOVE:
-                candidates = [i for i in range(selectable) if plays[i] != NO_MOVE]
-                best = max(candidates, key=scores.__getitem__) if candidates else best
-            self._meta_best[h] = best
-            self._meta_plays[h] = plays[best]
+        """Pick this round's move: best strategy per window, best rotated window, or the hedge."""
+        rounds = self._rounds
+        total = self._total
+        mask = self._selectable_mask
+        size = self._selectable_bytes
+        expected = self._expected
+        for a, window in enumerate(self.config.windows):
+            scores = total if window >= rounds else total - self._ring[(rounds - window) % self._span]
+            fields = array(TYPECODE)
+            fields.frombytes((scores & mask).to_bytes(size, "little"))
+            best = fields.index(max(fields))
+            e = expected[best // 3]
+            self._meta_best[a] = best
+            self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3
         meta = self._meta_scores
         top = meta.index(max(meta))
-        move = self._meta_plays[top]
+        a, rotation = divmod(top, 3)
+        move = self._meta_moves[a]
         trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
         if trusted:
             alpha, beta = self.config.trust_prior
             trusted = self._rng.betavariate(self._wins + alpha, self._losses + beta) > 0.5
-        if not trusted:
-            move = self._rng.randrange(3)
+        move = (move + rotation) % 3 if trusted else self._rng.randrange(3)
         self._trusted = trusted
         return Choice(
             move=move,
-            strategy=self.strategy_names[self._meta_best[top]],
-            horizon=self.config.horizons[top],
+            strategy=self.strategy_names[self._meta_best[a]],
+            window=self.config.windows[a],
+            rotation=rotation,
             score=meta[top],
             hedging=not trusted,
         )

@@ -155,7 +155,7 @@ def format_round(played: Round, opponent: str) -> str:
 def format_belief(belief: Belief) -> str:
     """What the engine trusts now: the family and strategy on top, then the details."""
     return (
-        f"  engine: {belief.family} on top (strategy {belief.strategy}, horizon {belief.horizon},"
+        f"  engine: {belief.family} on top (strategy {belief.strategy}, window {belief.window},"
         f" score {belief.score:.2f}{', hedging' if belief.hedging else ''})"
     )
 

@@ -1,0 +1,259 @@
+"""The Iocaine Powder ensemble: six strategies per predictor, the meta levels, the hedge.
+
+A stub predictor whose prediction the test can compute ("the last move it was shown")
+checks the documented rotations: P.k plays ``p + 1 + k``, P'.k plays ``q + 2 + k``, and the
+meta-meta level may rotate that by ``Choice.rotation``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import re
+from typing import Callable
+
+import pytest
+
+from roshambo.ensemble import Choice, Ensemble, EnsembleConfig
+from roshambo.moves import Move, outcome
+from roshambo.opponents import make_opponent
+from roshambo.predictors import PREDICTORS, Factory, RandomGuess
+
+
+class Echo:
+    """Predicts that the other side repeats its last move (the direct half: the opponent's
+    last move; the mirrored half, shown swapped histories: our last move)."""
+
+    name = "echo"
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._last: Move | None = None
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        self._last = their_move
+
+    def predict(self) -> Move | None:
+        return self._last
+
+
+class Silent:
+    """Never has anything to say."""
+
+    name = "silent"
+
+    def reset(self) -> None:
+        pass
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        pass
+
+    def predict(self) -> Move | None:
+        return None
+
+
+ECHO: dict[str, Factory] = {"echo": lambda rng: Echo()}
+
+
+def play(ensemble: Ensemble, opponent: str, seed: int, rounds: int,
+         check: Callable[[Choice, Move | None, Move | None], None] | None = None) -> list[tuple[Move, Move, Choice]]:
+    """A match of the bare ensemble (observe, then choose) against a seeded zoo opponent."""
+    bot = make_opponent(opponent, random.Random(seed))
+    history: list[tuple[Move, Move, Choice]] = []
+    ours: Move | None = None
+    theirs: Move | None = None
+    for _ in range(rounds):
+        if ours is not None and theirs is not None:
+            ensemble.observe(ours, theirs)
+        choice = ensemble.choose()
+        if check is not None:
+            check(choice, ours, theirs)
+        theirs = bot.move(ours)
+        ours = choice.move
+        history.append((ours, theirs, choice))
+    return history
+
+
+# --- six strategies per predictor -------------------------------------------------------------
+
+
+def test_six_strategies_per_registered_predictor() -> None:
+    names = Ensemble(random.Random(0)).strategy_names
+    assert len(names) == len(set(names)) == 6 * len(PREDICTORS)
+    assert set(names) == {f"{p}{mark}.{k}" for p in PREDICTORS for mark in ("", "'") for k in range(3)}
+    for i in range(0, len(names), 6):
+        base = names[i][:-2]
+        assert names[i:i + 6] == tuple(f"{base}{mark}.{k}" for mark in ("", "'") for k in range(3))
+
+
+def test_strategy_names_of_a_custom_lineup() -> None:
+    ensemble = Ensemble(random.Random(0), factories=ECHO)
+    assert ensemble.strategy_names == ("echo.0", "echo.1", "echo.2", "echo'.0", "echo'.1", "echo'.2")
+
+
+def test_unselectable_predictors_are_listed_last() -> None:
+    factories: dict[str, Factory] = {"random": RandomGuess, **ECHO}
+    names = Ensemble(random.Random(0), factories=factories).strategy_names
+    assert names[:6] == Ensemble(random.Random(0), factories=ECHO).strategy_names
+    assert all(name.startswith("random") for name in names[6:])
+
+
+@pytest.mark.parametrize("opponent", ["rockbot", "rotatebot", "kris", "copybot", "quincy", "abbey",
+                                      "mrugesh", "markov", "random"])
+def test_each_choice_is_its_strategy_rotated_as_documented(opponent: str) -> None:
+    chosen: set[str] = set()
+
+    def check(choice: Choice, ours: Move | None, theirs: Move | None) -> None:
+        assert choice.move in (0, 1, 2) and choice.rotation in (0, 1, 2)
+        if choice.hedging or ours is None or theirs is None:
+            return
+        name, k = choice.strategy.rsplit(".", 1)
+        if name.endswith("'"):
+            expected = (ours + 2 + int(k)) % 3  # P'.k: q + 2 + k, q = our last move
+        else:
+            expected = (theirs + 1 + int(k)) % 3  # P.k: p + 1 + k, p = their last move
+        assert choice.move == (expected + choice.rotation) % 3, choice
+        chosen.add(choice.strategy)
+
+    play(Ensemble(random.Random(1), factories=ECHO), opponent, 2, 300, check)
+    assert chosen, "never followed a strategy"
+
+
+def test_every_one_of_the_six_strategies_gets_followed() -> None:
+    chosen: set[str] = set()
+    for opponent in ("rockbot", "rotatebot", "kris", "copybot", "quincy", "abbey", "mrugesh", "markov"):
+        for _, _, choice in play(Ensemble(random.Random(1), factories=ECHO), opponent, 2, 300):
+            if not choice.hedging:
+                chosen.add(choice.strategy)
+    assert chosen == set(Ensemble(random.Random(0), factories=ECHO).strategy_names)
+
+
+@pytest.mark.parametrize("constant", [0, 1, 2])
+def test_a_constant_opponent_is_beaten_by_p0(constant: Move) -> None:
+    ensemble = Ensemble(random.Random(3), factories=ECHO)
+    ours: Move | None = None
+    for _ in range(60):
+        if ours is not None:
+            ensemble.observe(ours, constant)
+        choice = ensemble.choose()
+        ours = choice.move
+    assert choice.strategy == "echo.0" and choice.rotation == 0 and not choice.hedging
+    assert outcome(choice.move, constant) == 1
+
+
+def test_unselectable_strategies_are_never_followed() -> None:
+    for _, _, choice in play(Ensemble(random.Random(4)), "random", 5, 400):
+        assert not choice.strategy.startswith("random"), choice
+    factories: dict[str, Factory] = {"random": RandomGuess, **ECHO}
+    for _, _, choice in play(Ensemble(random.Random(4), factories=factories), "random", 5, 400):
+        assert choice.strategy.startswith("echo"), choice
+
+
+def test_a_silent_lineup_always_hedges() -> None:
+    ensemble = Ensemble(random.Random(6), factories={"silent": lambda rng: Silent()})
+    history = play(ensemble, "rockbot", 7, 200)
+    assert all(choice.hedging for _, _, choice in history)
+    assert {ours for ours, _, _ in history} == {0, 1, 2}
+
+
+# --- the hedge --------------------------------------------------------------------------------
+
+
+def test_the_first_choice_is_a_hedge_drawn_from_the_injected_rng() -> None:
+    firsts = set()
+    for seed in range(20):
+        choice = Ensemble(random.Random(seed)).choose()
+        assert choice.hedging
+        assert choice.move == Ensemble(random.Random(seed)).choose().move
+        firsts.add(choice.move)
+    assert firsts == {0, 1, 2}
+
+
+@pytest.mark.parametrize("opponent", ["rockbot", "rotatebot", "quincy"])
+def test_no_hedging_once_an_opponent_is_beaten(opponent: str) -> None:
+    history = play(Ensemble(random.Random(8)), opponent, 9, 300)
+    assert not any(choice.hedging for _, _, choice in history[100:])
+
+
+def test_hedges_against_a_copy_of_itself() -> None:
+    """The copy-attacker beats every deterministic choice; the trust hedge must notice and
+    play at random most of the time (its score is measured by the lead, not tested here)."""
+    history = play(Ensemble(random.Random(10)), "copy-attacker", 11, 600)
+    hedged = sum(choice.hedging for _, _, choice in history[100:])
+    assert hedged >= 250, f"hedged in {hedged} of the last 500 rounds"
+
+
+# --- construction and config ------------------------------------------------------------------
+
+
+def test_default_config_is_valid_and_frozen() -> None:
+    config = EnsembleConfig()
+    assert Ensemble(random.Random(0), config=config).config is config
+    field = dataclasses.fields(EnsembleConfig)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(config, field, None)
+
+
+BAD_CONFIGS: list[object] = [
+    ({"windows": ()}, "()"),
+    ({"windows": (0,)}, "(0,)"),
+    ({"windows": (100, -1)}, "(100, -1)"),
+    ({"windows": (1.5,)}, "(1.5,)"),
+    ({"windows": ("10",)}, "('10',)"),
+    ({"meta_decay": 0.0}, "0.0"),
+    ({"meta_decay": 1.5}, "1.5"),
+    ({"meta_decay": -0.5}, "-0.5"),
+    ({"meta_decay": math.nan}, "nan"),
+    ({"trust_decay": 0.0}, "0.0"),
+    ({"trust_decay": 2.0}, "2.0"),
+    ({"trust_prior": (0.0, 1.0)}, "(0.0, 1.0)"),
+    ({"trust_prior": (1.0, -1.0)}, "(1.0, -1.0)"),
+    ({"trust_prior": (1.0,)}, "(1.0,)"),
+    ({"trust_prior": (1.0, 2.0, 3.0)}, "(1.0, 2.0, 3.0)"),
+    pytest.param({"windows": 10}, "10", marks=pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+        "engine bug: EnsembleConfig(windows=10) (an int, not a tuple) raises a bare TypeError "
+        "'int' object is not iterable, not a ValueError naming the value"))),
+    pytest.param({"meta_decay": "0.9"}, "'0.9'", marks=pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+        "engine bug: EnsembleConfig(meta_decay='0.9') raises a bare TypeError from the "
+        "comparison, not a ValueError naming the value"))),
+    pytest.param({"windows": (True,)}, "(True,)", marks=pytest.mark.xfail(strict=True, reason=(
+        "engine bug: EnsembleConfig(windows=(True,)) is accepted as a window of 1 "
+        "(isinstance(True, int))"))),
+]
+
+
+@pytest.mark.parametrize("kwargs, shown", BAD_CONFIGS)
+def test_config_rejects_bad_values_naming_them(kwargs: dict[str, object], shown: str) -> None:
+    (field,) = kwargs
+    with pytest.raises(ValueError, match=re.escape(field)) as error:
+        EnsembleConfig(**kwargs)  # type: ignore[arg-type]
+    assert shown in str(error.value)
+
+
+def test_an_empty_lineup_is_rejected() -> None:
+    with pytest.raises(ValueError):
+        Ensemble(random.Random(0), factories={})
+
+
+def test_a_lineup_without_a_selectable_predictor_is_rejected() -> None:
+    with pytest.raises(ValueError, match="selectable"):
+        Ensemble(random.Random(0), factories={"random": RandomGuess})
+
+
+# --- replay and reset --------------------------------------------------------------------------
+
+
+def test_seeded_replay_is_identical() -> None:
+    first = play(Ensemble(random.Random(12)), "markov", 13, 300)
+    assert first == play(Ensemble(random.Random(12)), "markov", 13, 300)
+
+
+def test_reset_equals_fresh() -> None:
+    rng = random.Random(14)
+    ensemble = Ensemble(rng)
+    play(ensemble, "abbey", 15, 250)
+    ensemble.reset()
+    rng.seed(14)
+    assert play(ensemble, "tree", 16, 250) == play(Ensemble(random.Random(14)), "tree", 16, 250)

@@ -1,0 +1,145 @@
+"""Reliability (issue 6): long matches, constant cost per move, replay, OS-entropy hedge,
+and the copy-attacker.
+
+Timings use process CPU time and the minimum of several blocks, so that other work on the
+machine does not decide the outcome.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import resource
+import time
+
+import pytest
+
+from roshambo.agent import Agent
+from roshambo.moves import Move, outcome
+from roshambo.opponents import make_opponent
+
+LONG_MATCH = 200_000
+BLOCK = 1000
+
+
+def duel(agent: Agent, opponent_name: str, seed: int, rounds: int) -> list[tuple[Move, Move]]:
+    bot = make_opponent(opponent_name, random.Random(seed))
+    history: list[tuple[Move, Move]] = []
+    ours: Move | None = None
+    theirs: Move | None = None
+    for _ in range(rounds):
+        ours, theirs = agent.move(theirs), bot.move(ours)
+        history.append((ours, theirs))
+    return history
+
+
+@pytest.mark.slow
+def test_a_long_match_completes_at_a_constant_cost_per_move() -> None:
+    """200,000 moves against a random opponent (about 20 s); the CPU time of a block of
+    1,000 moves at the end is at most 1.5x that at the start (minimum of five blocks each,
+    the start measured once every window of the ensemble is full)."""
+    agent = Agent(random.Random(1))
+    bot = make_opponent("random", random.Random(2))
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    blocks: list[float] = []
+    score = 0
+    ours: Move | None = None
+    theirs: Move | None = None
+    start = time.process_time()
+    for n in range(1, LONG_MATCH + 1):
+        ours, theirs = agent.move(theirs), bot.move(ours)
+        assert ours in (0, 1, 2)
+        score += outcome(ours, theirs)
+        if n % BLOCK == 0:
+            now = time.process_time()
+            blocks.append(now - start)
+            start = now
+    assert agent.rounds == LONG_MATCH - 1
+    early, late = min(blocks[1:6]), min(blocks[-5:])
+    grown_kb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before)
+    print(f"\n{LONG_MATCH} moves: {early * 1e6 / BLOCK:.1f} us/move early, {late * 1e6 / BLOCK:.1f} "
+          f"late (x{late / early:.2f}); peak RSS grew {grown_kb / 1024:.0f} MB "
+          f"({grown_kb * 1024 / LONG_MATCH:.0f} bytes/move); score {score:+d}")
+    assert late <= 1.5 * early, f"{early * 1e6 / BLOCK:.1f} us/move early, {late * 1e6 / BLOCK:.1f} late"
+    # against a random opponent nobody wins by more than noise (5 standard deviations)
+    assert abs(score) <= 5 * math.sqrt(2 / 3 * LONG_MATCH), score
+
+
+def test_cost_per_move_does_not_grow_over_20000_moves() -> None:
+    """The same check on a shorter match, run by default: moves 19,000-20,000 cost at most
+    1.5x moves 1,000-2,000 (minimum of repeats, process CPU time)."""
+    agent = Agent(random.Random(3))
+    bot = make_opponent("random", random.Random(4))
+    blocks: list[float] = []
+    ours: Move | None = None
+    theirs: Move | None = None
+    for _ in range(20):
+        start = time.process_time()
+        for _ in range(BLOCK):
+            ours, theirs = agent.move(theirs), bot.move(ours)
+        blocks.append(time.process_time() - start)
+    early, late = min(blocks[1:5]), min(blocks[-4:])
+    assert late <= 1.5 * early, f"{early * 1e6 / BLOCK:.1f} us/move early, {late * 1e6 / BLOCK:.1f} late"
+
+
+@pytest.mark.parametrize("opponent", ["random", "abbey", "tree", "copy-attacker"])
+def test_seeded_engines_replay(opponent: str) -> None:
+    first = duel(Agent(random.Random(5)), opponent, 6, 2000)
+    assert first == duel(Agent(random.Random(5)), opponent, 6, 2000)
+
+
+@pytest.mark.parametrize("opponent", ["random", "abbey", "copy-attacker"])
+def test_os_seeded_engines_differ(opponent: str) -> None:
+    """The hedge draws from OS entropy unless seeded: two unseeded engines facing the same
+    seeded opponent (even with the global random seeded alike) do not play alike."""
+    random.seed(7)
+    first = duel(Agent(), opponent, 8, 300)
+    random.seed(7)
+    second = duel(Agent(), opponent, 8, 300)
+    assert [ours for ours, _ in first] != [ours for ours, _ in second]
+
+
+SHIM_MOVES = """
+import json, sys
+from RPS import player
+prev, ours = "", []
+for i in range(200):
+    ours.append(player(prev))
+    prev = "RRPPS"[i % 5]
+print(json.dumps(ours))
+"""
+
+
+def test_the_shim_is_not_replayable_from_the_source(run_python) -> None:
+    """Two processes with the same hash seed and the same code play different moves: the
+    random hedge of the fCC shim's engine is seeded from the OS."""
+    runs = []
+    for _ in range(2):
+        done = run_python("-c", SHIM_MOVES, hashseed="0")
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    assert all(move in ("R", "P", "S") for run in runs for move in run)
+    assert runs[0] != runs[1]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_copy_attacker_plays_legal_moves_against_the_engine(seed: int) -> None:
+    """Legal play only; the score is measured (and printed), not asserted here."""
+    history = duel(Agent(random.Random(seed)), "copy-attacker", 100 + seed, 1000)
+    for ours, theirs in history:
+        assert ours in (0, 1, 2) and type(theirs) is int and theirs in (0, 1, 2)
+    score = sum(outcome(ours, theirs) for ours, theirs in history)
+    print(f"\nengine vs copy-attacker (seeds {seed}, {100 + seed}): {score:+d} over 1000 moves")
+
+
+def test_copy_attacker_across_matches_with_reset() -> None:
+    """Several matches in a row, each engine reset as the shim resets it, all legal."""
+    agent = Agent(random.Random(9))
+    bot = make_opponent("copy-attacker", random.Random(10))
+    for length in (0, 1, 17, 300):
+        agent.reset()
+        ours: Move | None = None
+        theirs: Move | None = None
+        for _ in range(length):
+            ours, theirs = agent.move(theirs), bot.move(ours)
+            assert ours in (0, 1, 2) and theirs in (0, 1, 2)

@@ -269,10 +269,16 @@ def argmax_first(counts: Sequence[float]) -> Move | None:
     return next(m for m in range(3) if counts[m] == top)
 
 
-def frequency_reference(rounds: Sequence[Round], window: int | None) -> Move | None:
+def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool = False) -> Move | None:
+    """The most (or, for ``least``, the least) counted of their moves, first on ties."""
     theirs = [t for _, t in rounds]
     seen = theirs if window is None else theirs[-window:]
-    return argmax_first([seen.count(m) for m in range(3)])
+    if not least:
+        return argmax_first([seen.count(m) for m in range(3)])
+    if not rounds:
+        return None
+    counts = [seen.count(m) for m in range(3)]
+    return counts.index(min(counts))
 
 
 def markov_reference(rounds: Sequence[Round], seq_len: int, num_records: int | None,
@@ -336,7 +342,8 @@ def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fract
 
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, FrequencyCounter):
-        return lambda rounds: frequency_reference(rounds, predictor.window)
+        least = getattr(predictor, "least", False)
+        return lambda rounds: frequency_reference(rounds, predictor.window, least)
     if isinstance(predictor, MarkovChain):
         return lambda rounds: markov_reference(rounds, predictor.seq_len, predictor.num_records,
                                                predictor.source)

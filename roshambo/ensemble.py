@@ -14,6 +14,7 @@ scores each meta-strategy and its two rotations (the second-guessing defence onc
 follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found at C speed, so a round costs the same however long the match.
+Ties within a window go to the strategy with the better record over the longest window.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 poor, nothing is worth following. And when what we *actually* won with our deterministic
@@ -109,6 +110,9 @@ class Ensemble:
         self._selectable_mask = (1 << (8 * FIELD * strategies)) - 1
         self._selectable_bytes = FIELD * strategies
         self._span = max(self.config.windows) + 1
+        self._shift = (2 * self._span).bit_length()
+        if 2 * self._span << self._shift >= 1 << (8 * FIELD):
+            raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         # PATTERNS[theirs][e]: the packed rewards of a half that expected e
         self._patterns = tuple(
             tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
@@ -172,10 +176,16 @@ class Ensemble:
         mask = self._selectable_mask
         size = self._selectable_bytes
         expected = self._expected
+        longest = self._span - 1
+        tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
+        tiebreak &= mask
         for a, window in enumerate(self.config.windows):
             scores = total if window >= rounds else total - self._ring[(rounds - window) % self._span]
+            # ties within a window go to the better record over the longest window:
+            # every field holds at most 2 * longest, so shifting keeps fields apart
+            scores = ((scores & mask) << self._shift) + tiebreak
             fields = array(TYPECODE)
-            fields.frombytes((scores & mask).to_bytes(size, "little"))
+            fields.frombytes(scores.to_bytes(size, "little"))
             best = fields.index(max(fields))
             e = expected[best // 3]
             self._meta_best[a] = best

@@ -23,12 +23,14 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: CalibratedMarkovChain(2))
     factories.append(lambda rng: CalibratedMarkovChain(3))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
+    factories.append(lambda rng: CalibratedMarkovChain(1))
     for source in ("their", "mine", "both"):
         factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12))
-    factories.append(lambda rng: HistoryMatcher("both", max_len=12, window=20))
-    for window in (None, 100, 10, 5):
+    for window in (None, 10, 5):
         factories.append(lambda rng, w=window: FrequencyCounter(w))
-    for seq_len in (2, 3, 4, 5):
+    for window in (None, 20):
+        factories.append(lambda rng, w=window: FrequencyCounter(w, least=True))
+    for seq_len in (2, 3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n))
     factories.append(lambda rng: MarkovChain(3, num_records=100))
     factories.append(lambda rng: MarkovChain(2, source="mine"))

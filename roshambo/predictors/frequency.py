@@ -10,11 +10,17 @@ from .base import argmax3, check_positive
 
 
 class FrequencyCounter:
-    """Predict the opponent's most frequent move (first of R, P, S on ties)."""
+    """Predict the opponent's most frequent move (first of R, P, S on ties).
 
-    def __init__(self, window: int | None = None) -> None:
+    With ``least=True`` predict the least frequent one instead: the move an opponent that
+    keeps its counts flat is due to play (Billings 1999, "flatbot").
+    """
+
+    def __init__(self, window: int | None = None, least: bool = False) -> None:
         self.window = check_positive(window, "window", allow_none=True)
-        self.name = "frequency" if window is None else f"frequency@{window}"
+        self.least = bool(least)
+        stem = "rarity" if self.least else "frequency"
+        self.name = stem if window is None else f"{stem}@{window}"
         self.reset()
 
     def reset(self) -> None:
@@ -33,4 +39,9 @@ class FrequencyCounter:
         self._seen += 1
 
     def predict(self) -> Move | None:
+        if self._seen == 0:
+            return None
+        if self.least:
+            a, b, c = self._counts
+            return argmax3([-a, -b, -c]) if not a == b == c else 0
         return argmax3(self._counts)

@@ -78,7 +78,8 @@ class CalibratedMarkovChain:
     the side that replies plays to beat that prediction: every reply bounds the offset
     differences ``x_i - x_j`` of the row, kept as a 3x3 difference-bound matrix (closure
     over three nodes is O(1)). The prediction uses the feasible offsets closest to zero;
-    a contradiction restarts the row's bounds from the latest reply.
+    a contradiction restarts the row's bounds from the latest reply, and the row abstains
+    until a reply fits again (facing a side that does not count, the model stays silent).
     (Counting second-guessers: Egnor 1999's P' strategies; bounds: Dill 1989, DBMs.)
     """
 
@@ -95,7 +96,8 @@ class CalibratedMarkovChain:
 
     def reset(self) -> None:
         self._table: dict[int, list[int]] = {}
-        self._bounds: dict[int, list[list[int]]] = {}
+        self._bounds: dict[int, list[int]] = {}
+        self._contradicted: set[int] = set()  # rows whose latest reply broke the model
         self._context = 0
         self._length = 0
         self._ring: list[tuple[int, Move]] = [(0, 0)] * (self.num_records or 0)
@@ -159,13 +161,16 @@ class CalibratedMarkovChain:
             for slot, limit in limits:
                 bounds[slot] = limit
             _close(bounds)
+            self._contradicted.add(context)
+        else:
+            self._contradicted.discard(context)
 
     def predict(self) -> Move | None:
         if self._length < self.seq_len - 1:
             return None
         row = self._table.get(self._context)
-        if row is None:
-            return None
+        if row is None or self._context in self._contradicted:
+            return None  # no data, or the replies just contradicted the model: abstain
         bounds = self._bounds.get(self._context)
         if bounds is None:
             return argmax3(row)

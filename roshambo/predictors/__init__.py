@@ -20,22 +20,23 @@ Factory = Callable[[random.Random], Predictor]
 
 def _lineup() -> list[Factory]:
     factories: list[Factory] = []
-    factories.append(lambda rng: CalibratedMarkovChain(2))
-    factories.append(lambda rng: CalibratedMarkovChain(3))
-    factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
-    factories.append(lambda rng: CalibratedMarkovChain(1))
+    # Order matters only on ties (the first strategy wins), so the most general go first.
     for source in ("their", "mine", "both"):
         factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12))
-    for window in (None, 10, 5):
-        factories.append(lambda rng, w=window: FrequencyCounter(w))
-    for window in (None, 20):
-        factories.append(lambda rng, w=window: FrequencyCounter(w, least=True))
     for seq_len in (2, 3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n))
     factories.append(lambda rng: MarkovChain(3, num_records=100))
     factories.append(lambda rng: MarkovChain(2, source="mine"))
     factories.append(lambda rng: MarkovChain(2, source="both"))
     factories.append(lambda rng: MarkovChain(3, source="both"))
+    for window in (None, 10, 5):
+        factories.append(lambda rng, w=window: FrequencyCounter(w))
+    for window in (None, 20):
+        factories.append(lambda rng, w=window: FrequencyCounter(w, least=True))
+    factories.append(lambda rng: CalibratedMarkovChain(2))
+    factories.append(lambda rng: CalibratedMarkovChain(3))
+    factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
+    factories.append(lambda rng: CalibratedMarkovChain(1))
     factories.append(lambda rng: OutcomeRollTable("their"))
     factories.append(lambda rng: OutcomeRollTable("mine"))
     factories.append(lambda rng: RandomGuess(rng))

@@ -2,8 +2,9 @@
 
 State lives in the mutable default argument, as the fCC boilerplate expects: it holds one
 engine (:class:`roshambo.agent.Agent`), which is reset whenever ``prev_play == ""`` (the start
-of every match in ``RPS_game.play``). The input is validated before anything changes, so a
-bad call raises and leaves the match exactly as it was.
+of every match in ``RPS_game.play``); a first call that already carries a move starts a
+match too, since that move answers none of ours. The input is validated before anything
+changes, so a bad call raises and leaves the match exactly as it was.
 """
 from roshambo.agent import Agent
 from roshambo.moves import parse_letter, to_letter
@@ -14,6 +15,7 @@ def player(prev_play, opponent_history=[]):
     if not opponent_history:
         opponent_history.append(Agent())
     engine = opponent_history[0]
-    if their_last is None:
+    if their_last is None or not engine.started:
         engine.reset()
+        their_last = None
     return to_letter(engine.move(their_last))

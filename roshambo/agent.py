@@ -50,6 +50,11 @@ class Agent:
         self._choice: Choice | None = None
         self.rounds = 0
 
+    @property
+    def started(self) -> bool:
+        """Whether this match has had our first move (so an opponent move can follow)."""
+        return self._last is not None
+
     def observe(self, mine: Move, theirs: Move) -> None:
         """Record a finished round: our move and the opponent's."""
         check_move(mine)

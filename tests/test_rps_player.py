@@ -129,6 +129,21 @@ def test_a_bad_first_call_creates_no_engine(engine_slot: list) -> None:
     assert len(engine_slot) == 1 and isinstance(engine_slot[0], Agent)
 
 
+@pytest.mark.parametrize("first", ["R", "P", "S"])
+def test_a_first_call_with_a_move_starts_a_match(engine_slot: list, first: str) -> None:
+    engine_slot[:] = []
+    assert RPS.player(first) in ("R", "P", "S")
+    assert engine_slot[0].rounds == 0
+    theirs = random_letters(23, 100)
+    install(engine_slot, 24)
+    ours = [RPS.player(first)]  # a fresh engine that never moved: this call starts the match
+    prev = theirs[0]
+    for letter in theirs[1:]:
+        ours.append(RPS.player(prev))
+        prev = letter
+    assert ours == reference(24, theirs)
+
+
 def test_bad_call_leaves_the_os_seeded_engine_exactly_as_it_was(engine_slot: list) -> None:
     """Without swapping in a seed: a deep copy of the real engine before the bad call plays
     exactly what the shim plays after it."""

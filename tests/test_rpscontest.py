@@ -90,28 +90,43 @@ def test_bad_input_raises_and_leaves_the_match_unchanged(code: CodeType, bad: ob
     assert outputs == expected
 
 
-def test_finds_roshambo_from_file_or_says_how(code: CodeType, tmp_path: Path) -> None:
-    # -I keeps the repository off sys.path: only the runner-provided __file__ can lead there.
-    installed = subprocess.run([sys.executable, "-I", "-c", "import roshambo"], cwd=tmp_path,
-                               capture_output=True, timeout=60).returncode == 0
-    if installed:
-        pytest.skip("roshambo is installed here, so the script finds it without help")
-    runner = (
-        "import sys\n"
-        "path = sys.argv[1]\n"
-        "code = compile(open(path).read(), path, 'exec')\n"
-        "namespace = {'input': ''}\n"
-        "if sys.argv[2] == 'with-file':\n"
-        "    namespace['__file__'] = path\n"
-        "try:\n"
-        "    exec(code, namespace)\n"
-        "except ImportError as error:\n"
-        "    print('ImportError:', error)\n"
-        "else:\n"
-        "    print('output', namespace['output'])\n")
-    results = {mode: subprocess.run([sys.executable, "-I", "-c", runner, str(SCRIPT), mode],
-                                    cwd=tmp_path, capture_output=True, text=True, timeout=60)
-               for mode in ("with-file", "without-file")}
-    assert results["with-file"].stdout.split()[:1] == ["output"], results["with-file"].stderr
-    assert results["with-file"].stdout.split()[1] in ("R", "P", "S")
-    assert "needs the roshambo package" in results["without-file"].stdout
+# Runs the bot the runner's way in a bare interpreter: ``-I`` ignores PYTHONPATH and keeps the
+# working directory off sys.path, ``-S`` skips site-packages, so an installed roshambo
+# (CI's ``pip install -e``) is invisible and only the script's own ``__file__`` lookup can
+# find the package.
+BARE_PYTHON = (sys.executable, "-I", "-S")
+RUNNER = """\
+import sys
+path = sys.argv[1]
+code = compile(open(path).read(), path, 'exec')
+namespace = {'input': ''}
+if sys.argv[2] == 'with-file':
+    namespace['__file__'] = path
+try:
+    exec(code, namespace)
+except ImportError as error:
+    print('ImportError:', error)
+else:
+    print('output', namespace['output'])
+"""
+
+
+def run_bare(script: Path, mode: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*BARE_PYTHON, "-c", RUNNER, str(script), mode], cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_finds_roshambo_from_file_or_says_how(tmp_path: Path) -> None:
+    hidden = subprocess.run([*BARE_PYTHON, "-c", "import roshambo"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert hidden.returncode != 0, "roshambo is importable even without site-packages"
+    alone = tmp_path / "rpscontest_bot.py"  # a copy far from the repository
+    alone.write_text(SCRIPT.read_text())
+
+    with_file = run_bare(SCRIPT, "with-file", tmp_path)
+    assert with_file.stdout.split()[:1] == ["output"], with_file.stdout + with_file.stderr
+    assert with_file.stdout.split()[1] in ("R", "P", "S")
+    for script, mode in ((SCRIPT, "without-file"), (alone, "with-file"), (alone, "without-file")):
+        done = run_bare(script, mode, tmp_path)
+        assert done.stdout.startswith("ImportError: rpscontest_bot.py needs the roshambo "
+                                      "package"), (script, mode, done.stdout, done.stderr)

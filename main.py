@@ -6,7 +6,9 @@ With no arguments it does exactly what the official ``main.py`` does: 1000 games
     python main.py --games 200 --bots kris,abbey --verbose
     python main.py --test                  # run test_module's unit tests after the matches
     python main.py --plot results.png      # also draw the running win rates (needs matplotlib)
-    python main.py --play [abbey] --explain
+    python main.py --play [OPPONENT]       # a terminal session against OPPONENT: ai (default),
+                                           # any roshambo.opponents name, or classic:NAME
+    python main.py --play --explain        # ... showing what the engine believes each round
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Callable, Sequence
 
 from RPS import player
 from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
+from roshambo.arena import ENGINE_NAME, known_names
 
 BOTS: dict[str, Callable[[str], str]] = {
     "quincy": quincy,
@@ -26,8 +29,7 @@ BOTS: dict[str, Callable[[str], str]] = {
     "random": random_player,
 }
 DEFAULT_BOTS = ("quincy", "abbey", "kris", "mrugesh")
-ENGINE = "ai"
-PLAY_OPPONENTS = (ENGINE, *BOTS)
+ENGINE = ENGINE_NAME
 
 
 def positive_int(text: str) -> int:
@@ -67,21 +69,26 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run the unit tests in test_module.py after the matches")
     parser.add_argument("--plot", metavar="FILE", default=None,
                         help="also draw each match's running win rate to FILE (needs matplotlib)")
-    parser.add_argument("--play", nargs="?", const=ENGINE, default=None, choices=PLAY_OPPONENTS,
-                        metavar="OPPONENT",
-                        help=f"play interactively in the terminal against OPPONENT "
-                        f"({', '.join(PLAY_OPPONENTS)}; default {ENGINE}, our engine)")
+    parser.add_argument("--play", nargs="?", const=ENGINE, default=None, metavar="OPPONENT",
+                        help=f"play interactively in the terminal against OPPONENT, a name in "
+                        f"the arena's registry ({', '.join(known_names())}) or classic:NAME "
+                        f"(needs open_spiel); default {ENGINE}, our engine")
     parser.add_argument("--explain", action="store_true",
                         help=f"with --play {ENGINE}: show what the engine believes after each round")
     return parser
 
 
-def run_interactive(opponent_name: str, explain: bool) -> int:
-    """A terminal session against our engine or one of the fCC bots."""
-    from roshambo.agent import Agent
-    from roshambo.terminal import FccBot, Opponent, run_session
+def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain: bool) -> int:
+    """A terminal session against any arena player (``roshambo.arena.make_player``)."""
+    from roshambo.classic import OpenSpielMissing
+    from roshambo.terminal import Explaining, run_session, session_opponent
 
-    opponent: Opponent = Agent() if opponent_name == ENGINE else FccBot(opponent_name, BOTS[opponent_name])
+    try:
+        opponent = session_opponent(opponent_name)
+    except (ValueError, OpenSpielMissing) as err:
+        parser.error(str(err))
+    if explain and not isinstance(opponent, Explaining):
+        parser.error(f"--explain shows our engine's beliefs: use it with --play {ENGINE}")
     run_session(opponent, explain=explain)
     return 0
 
@@ -129,9 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                               ("--plot", args.plot)) if value]
         if clashing:
             parser.error(f"--play is an interactive session; it does not take {', '.join(clashing)}")
-        if args.explain and args.play != ENGINE:
-            parser.error(f"--explain shows our engine's beliefs: use it with --play {ENGINE}")
-        return run_interactive(args.play, args.explain)
+        return run_interactive(parser, args.play, args.explain)
     if args.explain:
         parser.error(f"--explain only works with --play {ENGINE}")
 

@@ -1,23 +1,29 @@
-"""A person against an opponent in the terminal (``python main.py --play``).
+"""A person against an opponent in the terminal (``main.py --play``, ``python -m roshambo play``).
 
-Computing and printing are apart: :class:`Session` plays rounds and keeps the score as
-frozen :class:`Round` and :class:`Score` values; :func:`run_session` reads moves from a text
-stream, prints each round and a summary at the end, and ends cleanly on ``q``/``quit``, end of
-input or Ctrl-C. Any other input gets a one-line explanation and nothing is counted.
+The opponent is any arena player, built by :func:`session_opponent` from its registry name
+("ai", a ``roshambo.opponents`` name, or "classic:NAME"). Computing and printing are apart:
+:class:`Session` plays rounds and keeps the score as frozen :class:`Round` and :class:`Score`
+values; :func:`run_session` reads moves from a text stream, prints each round and a summary
+at the end, and ends cleanly on ``q``/``quit``, end of input or Ctrl-C. Any other input gets
+a one-line explanation and nothing is counted.
 """
 from __future__ import annotations
 
+import random
 import sys
 from dataclasses import dataclass
-from typing import Callable, Final, Literal, Protocol, TextIO, runtime_checkable
+from typing import Final, Literal, Protocol, TextIO, runtime_checkable
 
 from .agent import Belief
-from .moves import NAMES, Move, outcome, parse_letter, to_letter
+from .arena import make_player
+from .moves import NAMES, Move, outcome
 
 QUIT: Final = "quit"
 PROMPT: Final = "Your move ([r]ock, [p]aper, [s]cissors, [q]uit): "
 _WORDS: dict[str, Move] = {word: move for move, name in enumerate(NAMES) for word in (name, name[0])}
 _QUIT_WORDS = frozenset({"q", "quit"})
+# How many rounds a classic open_spiel bot is built for: far more than anyone types.
+SESSION_THROWS: Final = 100_000
 
 
 class Opponent(Protocol):
@@ -35,26 +41,12 @@ class Explaining(Protocol):
     def belief(self) -> Belief: ...
 
 
-class FccBot:
-    """An fCC-style bot function (``prev_play: str -> "R"|"P"|"S"``) seen as an opponent.
+def session_opponent(name: str, rng: random.Random | None = None) -> Opponent:
+    """A fresh opponent for a session, by arena registry name (``arena.make_player``).
 
-    The fCC bots keep their state in mutable default arguments, so it carries over from
-    earlier matches in the same process, exactly as in ``RPS_game.play``.
+    Unknown names raise ``ValueError`` listing the known ones; "classic:NAME" needs open_spiel.
     """
-
-    def __init__(self, name: str, play: Callable[[str], str]) -> None:
-        self.name = name
-        self._play = play
-
-    def move(self, their_last: Move | None) -> Move:
-        reply = self._play("" if their_last is None else to_letter(their_last))
-        try:
-            move = parse_letter(reply)
-        except (TypeError, ValueError):
-            move = None
-        if move is None:
-            raise ValueError(f"{self.name} returned {reply!r}: expected 'R', 'P' or 'S'")
-        return move
+    return make_player(name, rng, throws=SESSION_THROWS)
 
 
 @dataclass(frozen=True)
@@ -156,7 +148,8 @@ def format_belief(belief: Belief) -> str:
     """What the engine trusts now: the family and strategy on top, then the details."""
     return (
         f"  engine: {belief.family} on top (strategy {belief.strategy}, window {belief.window},"
-        f" score {belief.score:.2f}{', hedging' if belief.hedging else ''})"
+        f" rotation {belief.rotation}, score {belief.score:.2f}"
+        f"{', hedging' if belief.hedging else ''})"
     )
 
 

@@ -8,6 +8,10 @@ import types
 import pytest
 
 import main
+from roshambo import terminal
+from roshambo.agent import Agent
+from roshambo.opponents import OPPONENTS
+from roshambo.terminal import Score
 
 RESULT = re.compile(r"Final results: (\{.*\})")
 RATE = re.compile(r"Player 1 win rate: (\d+(?:\.\d+)?(?:e-?\d+)?)%")
@@ -59,7 +63,8 @@ def test_verbose_prints_every_game(run_python):
     (["--explain"], "--explain only works with --play ai"),
     (["--play", "kris", "--explain"], "use it with --play ai"),
     (["--play", "--games", "5"], "does not take --games"),
-    (["--play", "bob"], "invalid choice"),
+    (["--play", "bob"], "unknown player 'bob': expected one of ai, quincy"),
+    (["--play", "copy-attacker", "--explain"], "use it with --play ai"),
 ])
 def test_bad_options_are_refused_with_a_reason(run_python, args, complaint):
     done = run_python("main.py", *args)
@@ -82,12 +87,34 @@ def test_play_option_defaults_to_our_engine(run_python):
     assert "Round 1: you rock, ai " in done.stdout
 
 
-@pytest.mark.parametrize("opponent", ["quincy", "abbey", "kris", "mrugesh", "random"])
-def test_play_option_takes_each_fcc_bot(run_python, opponent):
+@pytest.mark.parametrize("opponent", [*OPPONENTS, "ai"])
+def test_play_option_takes_every_registry_name(run_python, opponent):
     done = run_python("main.py", "--play", opponent, stdin="p\ns\n")
     assert done.returncode == 0, done.stderr
     assert "Game over (end of input) after 2 rounds" in done.stdout
     assert f"Round 2: you scissors, {opponent} " in done.stdout
+
+
+def test_play_option_uses_the_registry_opponent(monkeypatch):
+    built = []
+
+    def fake_session(opponent, explain):
+        built.append((opponent, explain))
+        return Score()
+
+    monkeypatch.setattr(terminal, "run_session", fake_session)
+    assert main.main(["--play", "tree"]) == 0
+    assert main.main(["--play", "--explain"]) == 0
+    (tree, tree_explain), (engine, engine_explain) = built
+    assert type(tree) is OPPONENTS["tree"] and not tree_explain
+    assert isinstance(engine, Agent) and engine_explain
+
+
+def test_play_option_with_a_classic_bot(run_python):
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
+    done = run_python("main.py", "--play", "classic:rotatebot", stdin="r\nr\nr\n")
+    assert done.returncode == 0, done.stderr
+    assert "Game over (end of input) after 3 rounds" in done.stdout
 
 
 def test_test_option_runs_test_module_after_the_matches(monkeypatch, capsys):

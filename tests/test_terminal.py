@@ -13,16 +13,20 @@ import time
 import pytest
 
 from roshambo.agent import Agent, Belief
+from roshambo.arena import known_names
 from roshambo.moves import PAPER, ROCK, SCISSORS, Move
+from roshambo.opponents import OPPONENTS
 from roshambo.terminal import (
     PROMPT,
     QUIT,
-    FccBot,
+    SESSION_THROWS,
+    Explaining,
     Score,
     Session,
     format_belief,
     parse_command,
     run_session,
+    session_opponent,
 )
 from conftest import REPO, python_env
 
@@ -41,9 +45,14 @@ class ScriptedOpponent:
         return self.moves[len(self.shown) - 1]
 
 
+def markov_belief(strategy: str = "markov.1", hedging: bool = False) -> Belief:
+    return Belief(strategy=strategy, family="markov", window=9, rotation=1, score=1.5,
+                  hedging=hedging)
+
+
 class BelievingOpponent(ScriptedOpponent):
     def belief(self) -> Belief:
-        return Belief(f"markov.{len(self.shown)}", "markov", 0.9, 1.5, False)
+        return markov_belief(f"markov.{len(self.shown)}")
 
 
 class LinesThenInterrupt(io.StringIO):
@@ -98,7 +107,7 @@ def test_session_shows_the_opponent_only_the_previous_move():
 
 def test_session_explains_only_when_asked():
     explained = Session(BelievingOpponent([ROCK, ROCK]), explain=True)
-    assert explained.play(PAPER).belief == Belief("markov.1", "markov", 0.9, 1.5, False)
+    assert explained.play(PAPER).belief == markov_belief("markov.1")
     assert Session(BelievingOpponent([ROCK]), explain=False).play(PAPER).belief is None
 
 
@@ -147,8 +156,14 @@ def test_run_session_shows_beliefs_with_explain():
     out = io.StringIO()
     run_session(BelievingOpponent([ROCK, ROCK]), explain=True, stdin=io.StringIO("p\nr\n"), stdout=out)
     lines = out.getvalue().splitlines()
-    assert lines.count(format_belief(Belief("markov.1", "markov", 0.9, 1.5, False))) == 1
+    assert lines.count(format_belief(markov_belief("markov.1"))) == 1
     assert sum("engine: markov on top" in line for line in lines) == 2
+
+
+def test_format_belief_names_family_strategy_window_rotation_and_hedging():
+    assert format_belief(markov_belief("markov.2", hedging=True)) == (
+        "  engine: markov on top (strategy markov.2, window 9, rotation 1, score 1.50, hedging)")
+    assert format_belief(markov_belief("markov.2")).endswith("rotation 1, score 1.50)")
 
 
 def test_run_session_against_the_real_agent_with_explain():
@@ -159,20 +174,39 @@ def test_run_session_against_the_real_agent_with_explain():
     assert sum("engine:" in line and "on top" in line for line in out.getvalue().splitlines()) == 12
 
 
-def test_fcc_bot_adapter_speaks_letters():
-    seen: list[str] = []
+def test_session_opponent_builds_fresh_players_by_registry_name():
+    assert isinstance(session_opponent("ai"), Agent)
+    assert isinstance(session_opponent("ai"), Explaining)
+    for name, cls in OPPONENTS.items():
+        first, second = session_opponent(name), session_opponent(name)
+        assert type(first) is cls and first is not second
+    assert set(known_names()) == {"ai", *OPPONENTS}
 
-    def bot(prev: str) -> str:
-        seen.append(prev)
-        return "S"
 
-    adapted = FccBot("fake", bot)
-    assert adapted.move(None) == SCISSORS and adapted.move(PAPER) == SCISSORS
-    assert seen == ["", "P"]
-    with pytest.raises(ValueError, match="fake returned 'x'"):
-        FccBot("fake", lambda prev: "x").move(None)
-    with pytest.raises(ValueError, match="fake returned ''"):
-        FccBot("fake", lambda prev: "").move(None)
+def test_session_opponent_is_seeded_by_the_rng_it_is_given():
+    def moves(opponent, n=40):
+        last, played = None, []
+        for index in range(n):
+            played.append(opponent.move(last))
+            last = index * 7 % 3
+        return played
+
+    assert moves(session_opponent("ai", random.Random(3))) == moves(session_opponent("ai", random.Random(3)))
+    assert moves(session_opponent("random", random.Random(3))) == moves(
+        session_opponent("random", random.Random(3)))
+
+
+def test_session_opponent_refuses_unknown_names():
+    with pytest.raises(ValueError, match="unknown player 'bob'.*quincy"):
+        session_opponent("bob")
+
+
+def test_session_opponent_builds_classic_bots_for_long_sessions():
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
+    bot = session_opponent("classic:greenberg", random.Random(1))
+    assert bot.name == "classic:greenberg" and bot.capacity == SESSION_THROWS
+    score = run_session(bot, stdin=io.StringIO("r\np\ns\n"), stdout=io.StringIO())
+    assert score.rounds == 3
 
 
 # --- through real processes ---------------------------------------------------------------

@@ -1,18 +1,25 @@
-"""The running win rate over a match, drawn with matplotlib (``python main.py --plot FILE``).
+"""The running win rate over a match, drawn with matplotlib (``--plot FILE``).
 
 matplotlib is an optional extra (``pip install -e ".[plot]"``) and is imported lazily, with
 the Agg backend through :class:`matplotlib.figure.Figure`, so nothing global (pyplot, the
-default backend) is touched. Per-game data comes from :class:`MoveRecorder`, which wraps the
-fCC player and bot callables, so ``RPS_game.play`` and its output stay exactly as they are.
+default backend) is touched. Per-game data comes from two places:
+
+- ``python main.py --plot``: :class:`MoveRecorder` wraps the fCC player and bot callables,
+  so ``RPS_game.play`` and its output stay exactly as they are;
+- ``python -m roshambo match|headtohead --plot``: :func:`trace_match` replays an arena match
+  from its seed (the same players, seeds and move order as ``arena.play_match``) and keeps
+  every throw instead of only the counts.
 """
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Final, Sequence
 
-from .moves import outcome, parse_letter
+from .arena import Factory, Player
+from .moves import Move, check_move, outcome, parse_letter, to_letter
 
 PASS_MARK: Final = 60.0
 INSTALL_HINT: Final = (
@@ -76,6 +83,38 @@ def running_win_rate(mine: Sequence[str], theirs: Sequence[str]) -> list[float]:
     return rates
 
 
+def trace_match(a: Factory, b: Factory, n: int, seed: int, *,
+                label: str | None = None) -> MatchTrace:
+    """The throws of ``arena.play_match(a, b, n, seed)``, from ``a``'s side, against ``label``.
+
+    Players are built and seeded exactly as ``play_match`` builds them (two 64-bit seeds drawn
+    from ``seed``, ``a`` first) and move in the same order, so the trace's last running win
+    rate is that match's ``win_rate``. ``label`` defaults to ``b``'s player name.
+    """
+    if n < 0:
+        raise ValueError(f"a match needs n >= 0 throws, got {n}")
+    seeds = random.Random(seed)
+    player_a = a(random.Random(seeds.getrandbits(64)))
+    player_b = b(random.Random(seeds.getrandbits(64)))
+    moves_a: list[str] = []
+    moves_b: list[str] = []
+    last_a: Move | None = None
+    last_b: Move | None = None
+    for _ in range(n):
+        last_a, last_b = _checked(player_a, last_b), _checked(player_b, last_a)
+        moves_a.append(to_letter(last_a))
+        moves_b.append(to_letter(last_b))
+    return MatchTrace(player_b.name if label is None else label, tuple(moves_a), tuple(moves_b))
+
+
+def _checked(player: Player, their_last: Move | None) -> Move:
+    move = player.move(their_last)
+    try:
+        return check_move(move)
+    except ValueError as exc:
+        raise ValueError(f"{player.name}: {exc}") from None
+
+
 def require_matplotlib() -> None:
     """Raise :class:`MatplotlibMissing` (with install instructions) if matplotlib is absent."""
     try:
@@ -84,8 +123,11 @@ def require_matplotlib() -> None:
         raise MatplotlibMissing(INSTALL_HINT) from err
 
 
-def draw(traces: Sequence[MatchTrace], path: str | Path) -> Path:
-    """Draw each match's running win rate, with a dashed line at the 60% pass mark, to ``path``."""
+def draw(traces: Sequence[MatchTrace], path: str | Path, *, player: str = "player 1") -> Path:
+    """Draw each match's running win rate, with a dashed line at the 60% pass mark, to ``path``.
+
+    ``player`` names the side whose win rate is drawn, in the title.
+    """
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -101,7 +143,7 @@ def draw(traces: Sequence[MatchTrace], path: str | Path) -> Path:
     axes.set_ylim(0, 101)
     axes.set_xlabel("game")
     axes.set_ylabel("win rate so far (% of decisive games)")
-    axes.set_title("Running win rate of player 1 against each opponent")
+    axes.set_title(f"Running win rate of {player} against each opponent")
     axes.legend(loc="lower right")
     figure.tight_layout()
     target = Path(path)

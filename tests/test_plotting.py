@@ -7,6 +7,8 @@ import sys
 import pytest
 
 from RPS_game import play
+from roshambo.arena import Registered, play_match
+from roshambo.moves import outcome, parse_letter
 from roshambo.plotting import (
     INSTALL_HINT,
     MatchTrace,
@@ -15,6 +17,7 @@ from roshambo.plotting import (
     draw,
     require_matplotlib,
     running_win_rate,
+    trace_match,
 )
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -65,12 +68,58 @@ def test_recorded_trace_ends_at_the_rate_play_returns(capsys):
     assert trace.running_win_rate()[-1] == rate == 40.0  # wins P-R, S-P; losses S-R, R-P, P-S
 
 
+def counts(trace: MatchTrace) -> tuple[int, int, int]:
+    results = [outcome(parse_letter(a), parse_letter(b))
+               for a, b in zip(trace.player_moves, trace.opponent_moves)]
+    return results.count(1), results.count(-1), results.count(0)
+
+
+@pytest.mark.parametrize("a, b, seed", [
+    ("ai", "ai", 1), ("ai", "tree", 2), ("random", "markov", 3), ("kris", "ai", 4),
+    ("copy-attacker", "ai", 5),
+])
+def test_trace_match_replays_play_match_throw_for_throw(a, b, seed):
+    result = play_match(Registered(a), Registered(b), 150, seed)
+    trace = trace_match(Registered(a), Registered(b), 150, seed, label="them")
+    assert trace.opponent == "them" and len(trace.player_moves) == len(trace.opponent_moves) == 150
+    assert counts(trace) == (result.wins, result.losses, result.ties)
+    assert trace.running_win_rate()[-1] == pytest.approx(result.win_rate)
+    assert trace_match(Registered(a), Registered(b), 150, seed) == MatchTrace(
+        b, trace.player_moves, trace.opponent_moves)  # label defaults to b's name
+
+
+def test_trace_match_replays_a_classic_bot():
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
+    a, b = Registered("ai"), Registered("classic:iocainebot")
+    result = play_match(a, b, 1000, 8)
+    assert counts(trace_match(a, b, 1000, 8)) == (result.wins, result.losses, result.ties)
+
+
+def test_trace_match_rejects_bad_lengths_and_names_bad_moves():
+    with pytest.raises(ValueError, match="n >= 0"):
+        trace_match(Registered("ai"), Registered("ai"), -1, 0)
+
+    class Broken:
+        name = "broken"
+
+        def __init__(self, rng=None):
+            pass
+
+        def move(self, their_last):
+            return 3
+
+    with pytest.raises(ValueError, match="broken: invalid move 3"):
+        trace_match(Registered("ai"), Broken, 5, 0)
+
+
 def test_draw_writes_a_png(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib is an optional extra: pip install -e '.[plot]'")
     traces = [MatchTrace("kris", tuple("PSSRP" * 20), tuple("RRPPS" * 20)),
               MatchTrace("ties", tuple("R" * 50), tuple("R" * 50))]
     target = draw(traces, tmp_path / "rates.png")
     assert target.read_bytes().startswith(PNG_MAGIC)
+    named = draw(traces, tmp_path / "named.png", player="ai (first of 3 matches)")
+    assert named.read_bytes().startswith(PNG_MAGIC)
 
 
 def test_main_plot_writes_a_png_and_keeps_the_fcc_output(run_python, tmp_path):

@@ -1,8 +1,14 @@
-"""``python -m roshambo``: matches, tournaments, the classic field, head-to-heads, speed.
+"""``python -m roshambo``: matches, tournaments, the classic field, head-to-heads, speed, play.
 
 Players are named as in the arena registry: "ai" is our engine, "classic:NAME" one of the
 43 classic open_spiel bots, anything else a name in ``roshambo.opponents``. Every run prints
 the seed that reproduces it; ``--seed`` replays it.
+
+``match`` and ``headtohead`` take ``--plot FILE`` (needs matplotlib): the first player's
+running win rate over the match, one line per opponent, with the 60% line. ``headtohead``
+draws the first repetition against each opponent, replayed from its seed (the seed in the
+CSV/JSON row with rep 0), so each curve ends at that match's win rate. ``play`` is the
+terminal session of ``python main.py --play`` against any registry name.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from .arena import (
     tournament,
 )
 from .classic import OpenSpielMissing
+from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
 SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
@@ -81,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--games", type=_positive, default=DEFAULT_THROWS,
                        help=f"throws (default {DEFAULT_THROWS})")
     match.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
+    _add_plot_option(match, "A's running win rate over the match")
 
     robin = commands.add_parser("tournament", help="round robin among named players")
     robin.add_argument("names", nargs="*", metavar="NAME",
@@ -93,12 +101,29 @@ def build_parser() -> argparse.ArgumentParser:
     h2h.add_argument("--player", default=ENGINE_NAME,
                      help=f"registry name of the player (default {ENGINE_NAME!r})")
     _add_run_options(h2h, reps=20, games="--games", reps_flags=("--matches", "--reps"))
+    _add_plot_option(h2h, "the player's running win rate over its first match against each "
+                          "opponent")
+
+    session = commands.add_parser(
+        "play", help="play against an opponent yourself, in the terminal",
+        description="A terminal session: type r/p/s (or rock/paper/scissors), q to quit.")
+    session.add_argument("opponent", nargs="?", default=ENGINE_NAME, metavar="OPPONENT",
+                         help=f"registry name of the opponent (default {ENGINE_NAME!r}, our engine)")
+    session.add_argument("--explain", action="store_true",
+                         help="show what the engine believes after each round (opponent ai)")
+    session.add_argument("--seed", type=int, default=None,
+                         help="seed the opponent (default: from the OS)")
 
     bench = commands.add_parser("bench", help="per-move time and memory of the engine")
     speed = _load_speed()
     if speed is not None:
         speed.build_parser(bench)
     return parser
+
+
+def _add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--plot", type=Path, default=None, metavar="FILE",
+                        help=f"also draw {what} to FILE, with the 60%% line (needs matplotlib)")
 
 
 def _load_speed() -> ModuleType | None:
@@ -137,6 +162,14 @@ def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
         print(f"wrote {args.json}")
 
 
+def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:
+    try:
+        written = draw(traces, path, player=player)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"could not write the plot to {path}: {exc}") from exc
+    print(f"wrote {written}")
+
+
 def _footer(result: TournamentResult, seconds: float, workers: int) -> str:
     return f"played {len(result.matches)} matches in {seconds:.1f} s with {workers} worker(s)"
 
@@ -169,10 +202,14 @@ def cmd_population(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    if args.plot is not None:
+        require_matplotlib()  # before playing, not after
     seed = _seed(args.seed)
     a = resolve(args.a, throws=args.games)
     b = resolve(args.b, throws=args.games)
     print(report.format_match(play_match(a, b, args.games, seed, labels=(args.a, args.b))))
+    if args.plot is not None:
+        _draw([trace_match(a, b, args.games, seed, label=args.b)], args.plot, player=args.a)
     return 0
 
 
@@ -199,6 +236,8 @@ def _default_opponents() -> list[str]:
 
 
 def cmd_headtohead(args: argparse.Namespace) -> int:
+    if args.plot is not None:
+        require_matplotlib()
     opponents = args.opponents or _default_opponents()
     if len(set(opponents)) != len(opponents):
         raise ValueError(f"duplicate opponents in {opponents}")
@@ -214,6 +253,24 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     print()
     print(_footer(result, seconds, args.workers))
     _write_files(args, result)
+    if args.plot is not None:
+        firsts = [m for m in result.matches if m.rep == 0]
+        traces = [trace_match(candidates[m.player], entrants[m.opponent], m.n, m.seed,
+                              label=m.opponent) for m in firsts]
+        first = f" (first of {args.reps} matches)" if args.reps > 1 else ""
+        _draw(traces, args.plot, player=args.player + first)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import Explaining, run_session, session_opponent
+
+    rng = random.Random(args.seed) if args.seed is not None else None
+    opponent = session_opponent(args.opponent, rng)
+    if args.explain and not isinstance(opponent, Explaining):
+        raise ValueError(f"--explain shows our engine's beliefs: {args.opponent} has none to "
+                         f"show; play {ENGINE_NAME} to use it")
+    run_session(opponent, explain=args.explain)
     return 0
 
 
@@ -231,15 +288,16 @@ COMMANDS = {
     "tournament": cmd_tournament,
     "headtohead": cmd_headtohead,
     "bench": cmd_bench,
+    "play": cmd_play,
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit status (2 for bad names or missing open_spiel)."""
+    """Run one command; returns the exit status (2 for bad names, missing open_spiel or matplotlib)."""
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except OpenSpielMissing as exc:
+    except (OpenSpielMissing, MatplotlibMissing) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:

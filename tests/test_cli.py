@@ -1,10 +1,12 @@
-"""``python -m roshambo``: every subcommand on tiny sizes, files, errors, missing open_spiel."""
+"""``python -m roshambo``: every subcommand on tiny sizes, files, plots, errors, missing extras."""
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
 
+from roshambo import cli
 from roshambo.arena import known_names
 from roshambo.cli import _load_speed, main
 
@@ -98,3 +100,102 @@ def test_speed_measure_returns_every_figure() -> None:
     assert memory.moves == 25 and memory.peak_bytes >= 0
     with pytest.raises(ValueError):
         speed.measure(players, sizes=(), runs=1)
+
+
+# --- --plot -------------------------------------------------------------------------------
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+NEEDS_MATPLOTLIB = "matplotlib is an optional extra: pip install -e '.[plot]'"
+WITHOUT_MATPLOTLIB = (
+    "import sys; sys.modules['matplotlib'] = None\n"  # makes `import matplotlib` raise ImportError
+    "from roshambo.cli import main\n"
+    "raise SystemExit(main(sys.argv[1:]))"
+)
+
+
+def test_match_plot_writes_a_png_after_the_result(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib", reason=NEEDS_MATPLOTLIB)
+    target = tmp_path / "match.png"
+    assert main(["match", "ai", "kris", "--games", "60", "--seed", "5", "--plot", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ai vs kris: 60 games, seed 5") and out.endswith(f"wrote {target}\n")
+    assert target.read_bytes().startswith(PNG_MAGIC)
+
+
+def test_headtohead_plot_draws_the_first_match_against_each_opponent(tmp_path, capsys,
+                                                                     monkeypatch) -> None:
+    pytest.importorskip("matplotlib", reason=NEEDS_MATPLOTLIB)
+    need("rockbot", "rotatebot")
+    drawn = []
+    real_draw = cli.draw
+
+    def spy(traces, path, *, player):
+        drawn.append((traces, player))
+        return real_draw(traces, path, player=player)
+
+    monkeypatch.setattr(cli, "draw", spy)
+    target, csv_path = tmp_path / "h2h.png", tmp_path / "h2h.csv"
+    code = main(["headtohead", "rockbot", "rotatebot", "--games", "40", "--matches", "3",
+                 "--seed", "2", "--workers", "1", "--csv", str(csv_path), "--plot", str(target)])
+    assert code == 0 and capsys.readouterr().out.endswith(f"wrote {target}\n")
+    assert target.read_bytes().startswith(PNG_MAGIC)
+    (traces, player), = drawn
+    assert player == "ai (first of 3 matches)"
+    assert [trace.opponent for trace in traces] == ["rockbot", "rotatebot"]
+    with csv_path.open(encoding="utf-8") as rows:
+        first = {row["opponent"]: row for row in csv.DictReader(rows) if row["rep"] == "0"}
+    for trace in traces:  # each curve ends at its match's win rate in the CSV
+        assert trace.running_win_rate()[-1] == pytest.approx(float(first[trace.opponent]["win_rate"]),
+                                                             abs=0.01)
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "ai", "kris", "--games", "20", "--seed", "1"],
+    ["headtohead", "rockbot", "--games", "20", "--matches", "2", "--workers", "1"],
+])
+def test_plot_without_matplotlib_says_how_to_install_and_fails(run_python, tmp_path,
+                                                               command) -> None:
+    target = tmp_path / "never.png"
+    done = run_python("-c", WITHOUT_MATPLOTLIB, *command, "--plot", str(target))
+    assert done.returncode != 0
+    assert "pip install matplotlib" in done.stderr and 'pip install -e ".[plot]"' in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""  # it fails before playing, not after
+    assert not target.exists()
+
+
+def test_plot_to_an_unwritable_place_is_an_error_not_a_traceback(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib", reason=NEEDS_MATPLOTLIB)
+    target = tmp_path / "missing-folder" / "match.png"
+    assert main(["match", "ai", "kris", "--games", "10", "--seed", "1", "--plot", str(target)]) == 2
+    assert f"could not write the plot to {target}" in capsys.readouterr().err
+
+
+# --- play ---------------------------------------------------------------------------------
+
+def test_play_defaults_to_our_engine_and_explains(run_python) -> None:
+    done = run_python("-m", "roshambo", "play", "--explain", stdin="r\np\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Rock, paper, scissors against ai.")
+    assert done.stdout.count("engine:") == 2
+    assert "Game over (quit) after 2 rounds" in done.stdout
+
+
+def test_play_takes_a_registry_name_and_a_seed(run_python) -> None:
+    need("random")
+    moves = "r\np\ns\n" * 4
+    first = run_python("-m", "roshambo", "play", "random", "--seed", "3", stdin=moves)
+    again = run_python("-m", "roshambo", "play", "random", "--seed", "3", stdin=moves)
+    assert first.returncode == 0, first.stderr
+    assert "Round 12: you scissors, random " in first.stdout
+    assert again.stdout == first.stdout
+
+
+@pytest.mark.parametrize("args, complaint", [
+    (["play", "nobody"], "unknown player 'nobody'"),
+    (["play", "kris", "--explain"], "kris has none to show"),
+])
+def test_play_refuses_bad_requests_before_the_session(capsys, args, complaint) -> None:
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert complaint in captured.err and captured.out == ""

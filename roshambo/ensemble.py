@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
+from .predictors.base import check_decay
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
 FIELD = 8  # bytes per packed score field
@@ -58,16 +59,23 @@ class EnsembleConfig:
     hedge_threshold: float = 0.0
     trust_decay: float = 0.98
     trust_prior: tuple[float, float] = (5.0, 1.0)
+    naive_prior: int = 4
 
     def __post_init__(self) -> None:
-        if not self.windows or not all(isinstance(w, int) and w >= 1 for w in self.windows):
-            raise ValueError(f"invalid windows {self.windows!r}: expected positive round counts")
+        windows = self.windows
+        if (not isinstance(windows, tuple) or not windows
+                or not all(type(w) is int and w >= 1 for w in windows)):
+            raise ValueError(f"invalid windows {windows!r}: expected a tuple of positive round counts")
         for name in ("meta_decay", "trust_decay"):
-            value = getattr(self, name)
-            if not 0.0 < value <= 1.0:
-                raise ValueError(f"invalid {name} {value!r}: expected a decay in (0, 1]")
-        if len(self.trust_prior) != 2 or min(self.trust_prior) <= 0:
-            raise ValueError(f"invalid trust_prior {self.trust_prior!r}: expected two positive numbers")
+            check_decay(getattr(self, name), name)
+        prior = self.trust_prior
+        if (not isinstance(prior, tuple) or len(prior) != 2
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior)):
+            raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
+        if type(self.naive_prior) is not int or self.naive_prior < 0:
+            raise ValueError(f"invalid naive_prior {self.naive_prior!r}: expected a non-negative integer")
+        if isinstance(self.hedge_threshold, bool) or not isinstance(self.hedge_threshold, (int, float)):
+            raise ValueError(f"invalid hedge_threshold {self.hedge_threshold!r}: expected a number")
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,10 @@ class Ensemble:
         if 2 * self._span << self._shift >= 1 << (8 * FIELD):
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         # PATTERNS[theirs][e]: the packed rewards of a half that expected e
+        # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
+        # ties go to them rather than to second-guessing; sliding windows forget it.
+        naive = self.config.naive_prior
+        self._prior = int.from_bytes(_packed(*((naive if k == 0 else 0) for _ in range(len(self.strategy_names) // 3) for k in range(3))), "little")
         self._patterns = tuple(
             tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
         )
@@ -125,8 +137,8 @@ class Ensemble:
         self._mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
         self._expected: list[int] = [NO_MOVE] * (2 * len(self._direct))
         self._rounds = 0
-        self._total = 0  # packed cumulative (reward + 1) of every strategy
-        self._ring: list[int] = [0] * self._span  # past totals, by round modulo span
+        self._total = self._prior  # packed cumulative (reward + 1) of every strategy
+        self._ring: list[int] = [self._prior] * self._span  # past totals, by round modulo span
         windows = len(self.config.windows)
         self._meta_moves: list[int] = [NO_MOVE] * windows
         self._meta_best: list[int] = [0] * windows

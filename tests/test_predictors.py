@@ -236,18 +236,8 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (OutcomeRollTable, {"decay": 1.5}, 1.5),
     (OutcomeRollTable, {"decay": -0.9}, -0.9),
     (OutcomeRollTable, {"decay": float("nan")}, float("nan")),
-    pytest.param(
-        OutcomeRollTable, {"decay": "0.9"}, "0.9",
-        marks=pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-            "engine bug: OutcomeRollTable(decay='0.9') raises a bare TypeError from "
-            "'0.0 < decay' that does not name the value")),
-    ),
-    pytest.param(
-        OutcomeRollTable, {"decay": True}, True,
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "engine bug: OutcomeRollTable(decay=True) is accepted as 1 (check_positive "
-            "rejects bools for the integer parameters, the decay check does not)")),
-    ),
+    (OutcomeRollTable, {"decay": "0.9"}, "0.9"),
+    (OutcomeRollTable, {"decay": True}, True),
 ]
 
 
@@ -329,19 +319,23 @@ def latest_occurrence(symbols: Sequence[int], length: int) -> int | None:
     return next((e for e in range(end - 1, length - 1, -1) if list(symbols[e - length:e]) == context), None)
 
 
-def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fraction) -> Move | None:
-    """Exact weights: the roll seen after round i counts decay ** (age in rounds)."""
+def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fraction,
+                           by_result: bool = True) -> Move | None:
+    """Exact weights: the roll seen after round i counts decay ** (age in rounds).
+
+    Unconditioned (``by_result=False``) every roll goes to one row, whatever the result.
+    """
     n = len(rounds)
     if n == 0:
         return None
     table = [[Fraction(0)] * 3 for _ in range(3)]
     for i in range(1, n):
         (m0, t0), (_, t1) = rounds[i - 1], rounds[i]
-        result = outcome(t0, m0) + 1
+        result = outcome(t0, m0) + 1 if by_result else 0
         base = t0 if reference == "their" else m0
         table[result][(t1 - base) % 3] += decay ** (n - 1 - i)
     m, t = rounds[-1]
-    roll = argmax_first(table[outcome(t, m) + 1])
+    roll = argmax_first(table[outcome(t, m) + 1 if by_result else 0])
     return None if roll is None else ((t if reference == "their" else m) + roll) % 3
 
 
@@ -357,7 +351,8 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
                                                 predictor.window)
     if isinstance(predictor, OutcomeRollTable):
         decay = Fraction(predictor.decay).limit_denominator(1000)
-        return lambda rounds: outcome_roll_reference(rounds, predictor.reference, decay)
+        return lambda rounds: outcome_roll_reference(rounds, predictor.reference, decay,
+                                                     predictor.by_result)
     return None
 
 
@@ -385,6 +380,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     HistoryMatcher("their", max_len=1), HistoryMatcher("mine", max_len=3, window=5),
     HistoryMatcher("both", max_len=2, window=1),
     OutcomeRollTable("their", decay=0.5), OutcomeRollTable("mine", decay=1.0),
+    OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)

@@ -42,6 +42,13 @@ def check_positive(value: int | None, what: str, allow_none: bool = False) -> in
     return value
 
 
+def check_decay(value: object, what: str) -> float:
+    """Validate a decay factor: a real number in (0, 1] (bools and strings are refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value <= 1.0:
+        raise ValueError(f"invalid {what} {value!r}: expected a number in (0, 1]")
+    return float(value)
+
+
 def argmax3(counts: list[float]) -> Move | None:
     """Index of the largest of three counts, the first on ties; None when all are zero."""
     a, b, c = counts

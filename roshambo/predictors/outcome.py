@@ -3,25 +3,26 @@
 A 3x3 table of (result of the previous round, from the opponent's side) x (roll: how the
 opponent's move turned relative to a reference move), every cell decayed by 0.9 each round.
 The most weighted roll in the current result's row gives the prediction. The reference is
-the opponent's own previous move (the original) or ours.
+the opponent's own previous move (the original) or ours. Unconditioned (``by_result=False``)
+the table has a single row: the opponent's habitual roll, which locks on within two rounds
+to bots that rotate (Billings' "rotatebot") or answer our last move by rule.
 """
 from __future__ import annotations
 
 from ..moves import Move, outcome
-from .base import argmax3, check_source
+from .base import argmax3, check_decay, check_source
 
 
 class OutcomeRollTable:
     """Predict the opponent's move as reference + the roll most seen after this result."""
 
-    def __init__(self, reference: str = "their", decay: float = 0.9) -> None:
+    def __init__(self, reference: str = "their", decay: float = 0.9, by_result: bool = True) -> None:
         if check_source(reference) == "both":
             raise ValueError(f"invalid reference {reference!r}: expected 'their' or 'mine'")
-        if not 0.0 < decay <= 1.0:
-            raise ValueError(f"invalid decay {decay!r}: expected a number in (0, 1]")
         self.reference = reference
-        self.decay = decay
-        self.name = f"outcome-roll-{reference}"
+        self.decay = check_decay(decay, "decay")
+        self.by_result = bool(by_result)
+        self.name = f"outcome-roll-{reference}" if self.by_result else f"roll-{reference}"
         self.reset()
 
     def reset(self) -> None:
@@ -37,7 +38,7 @@ class OutcomeRollTable:
             row[2] *= decay
         if self._result is not None:
             self._table[self._result][(their_move - self._reference) % 3] += 1.0
-        self._result = outcome(their_move, my_move) + 1
+        self._result = outcome(their_move, my_move) + 1 if self.by_result else 0
         self._reference = their_move if self.reference == "their" else my_move
 
     def predict(self) -> Move | None:

@@ -14,7 +14,10 @@ scores each meta-strategy and its two rotations (the second-guessing defence onc
 follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found at C speed, so a round costs the same however long the match.
-Ties within a window go to the strategy with the better record over the longest window.
+Ties within a window go to the strategy with the better record over the longest window;
+naive strategies (k = 0) start with a small credit that the sliding windows soon forget
+(Occam: second-guessing must earn its place), and the meta-meta level keeps following its
+current choice until another one beats it by a margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 poor, nothing is worth following. And when what we *actually* won with our deterministic
@@ -60,6 +63,7 @@ class EnsembleConfig:
     trust_decay: float = 0.98
     trust_prior: tuple[float, float] = (5.0, 1.0)
     naive_prior: int = 4
+    switch_margin: float = 0.5
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -74,8 +78,10 @@ class EnsembleConfig:
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
         if type(self.naive_prior) is not int or self.naive_prior < 0:
             raise ValueError(f"invalid naive_prior {self.naive_prior!r}: expected a non-negative integer")
-        if isinstance(self.hedge_threshold, bool) or not isinstance(self.hedge_threshold, (int, float)):
-            raise ValueError(f"invalid hedge_threshold {self.hedge_threshold!r}: expected a number")
+        for name in ("hedge_threshold", "switch_margin"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+                raise ValueError(f"invalid {name} {value!r}: expected a number")
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,7 @@ class Ensemble:
         self._meta_moves: list[int] = [NO_MOVE] * windows
         self._meta_best: list[int] = [0] * windows
         self._meta_scores: list[float] = [0.0] * (3 * windows)
+        self._current = 0  # the meta-meta choice being followed
         self._trusted = False  # whether the last move followed the meta-meta choice
         self._wins = 0.0  # decayed realized record of the trusted rounds
         self._losses = 0.0
@@ -204,6 +211,10 @@ class Ensemble:
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3
         meta = self._meta_scores
         top = meta.index(max(meta))
+        current = self._current
+        if meta[top] <= meta[current] + self.config.switch_margin:
+            top = current  # hysteresis: keep following the current meta-strategy unless beaten
+        self._current = top
         a, rotation = divmod(top, 3)
         move = self._meta_moves[a]
         trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold

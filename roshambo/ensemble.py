@@ -8,7 +8,8 @@ Either way a half (P or P') stands for one expected opponent move e, and its str
 plays ``e + 1 + k``.
 
 Each strategy is scored every round as if it had been played (+1 win, -1 loss, 0 tie),
-over sliding windows of the last 1000, 100, 10, 5, 2 and 1 rounds (Iocaine's horizons).
+over sliding windows of the last 1000, 100, 10 and 5 rounds (Iocaine's horizons, without
+its 2 and 1, which added noise and cost a third of the choice in our measurements).
 Per window, a meta-strategy plays the best-scoring strategy's move; the meta-meta level
 scores each meta-strategy and its two rotations (the second-guessing defence once more) and
 follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
@@ -31,7 +32,8 @@ probability goes to 1 within a few rounds.
 from __future__ import annotations
 
 import random
-from array import array
+import struct
+from itertools import chain
 from dataclasses import dataclass
 
 from .moves import Move
@@ -39,8 +41,7 @@ from .predictors import PREDICTORS, Factory, Predictor
 from .predictors.base import check_decay
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
-FIELD = 8  # bytes per packed score field
-TYPECODE = next(code for code in "LQ" if array(code).itemsize == FIELD)
+FIELD = 8  # bytes per packed score field (struct "Q")
 
 
 def _packed(*fields: int) -> bytes:
@@ -51,13 +52,18 @@ def _packed(*fields: int) -> bytes:
 # the half's expected move: k = d wins (+1), k = d + 1 loses (-1), k = d + 2 ties (0).
 PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in range(3))
 SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
+# ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
+ROTATED = tuple(
+    tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
+    for theirs in range(3)
+)
 
 
 @dataclass(frozen=True)
 class EnsembleConfig:
     """Tunable constants of the meta levels."""
 
-    windows: tuple[int, ...] = (1000, 100, 10, 5, 2, 1)
+    windows: tuple[int, ...] = (1000, 100, 10, 5)
     meta_decay: float = 0.99
     hedge_threshold: float = 0.0
     trust_decay: float = 0.98
@@ -123,6 +129,7 @@ class Ensemble:
         strategies = 6 * sum(selectable.values())
         self._selectable_mask = (1 << (8 * FIELD * strategies)) - 1
         self._selectable_bytes = FIELD * strategies
+        self._unpack = struct.Struct(f"<{strategies * len(self.config.windows)}Q").unpack
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span).bit_length()
         if 2 * self._span << self._shift >= 1 << (8 * FIELD):
@@ -167,16 +174,11 @@ class Ensemble:
         self._total += rewards
         self._ring[self._rounds % self._span] = self._total
         meta_decay = self.config.meta_decay
-        scores = self._meta_scores
-        for a, move in enumerate(self._meta_moves):
-            if move != NO_MOVE:
-                # rotation r plays move + r, which beats theirs when move + r - theirs == 1
-                base = 3 * a
-                for r in range(3):
-                    scores[base + r] = meta_decay * scores[base + r] + (1, -1, 0)[(move + r - theirs - 1) % 3]
-            else:
-                for r in range(3 * a, 3 * a + 3):
-                    scores[r] *= meta_decay
+        rotated = ROTATED[theirs]
+        self._meta_scores = [
+            meta_decay * score + reward
+            for score, reward in zip(self._meta_scores, chain.from_iterable([rotated[m] for m in self._meta_moves]))
+        ]
         expected = self._expected
         i = 0
         for direct, mirror in zip(self._direct, self._mirror):
@@ -198,14 +200,21 @@ class Ensemble:
         longest = self._span - 1
         tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
         tiebreak &= mask
+        ring = self._ring
+        span = self._span
+        shift = self._shift
+        bits = 8 * size
+        keys = 0
         for a, window in enumerate(self.config.windows):
-            scores = total if window >= rounds else total - self._ring[(rounds - window) % self._span]
+            scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
-            scores = ((scores & mask) << self._shift) + tiebreak
-            fields = array(TYPECODE)
-            fields.frombytes(scores.to_bytes(size, "little"))
-            best = fields.index(max(fields))
+            keys |= (((scores & mask) << shift) + tiebreak) << (a * bits)
+        fields = self._unpack(keys.to_bytes(size * len(self.config.windows), "little"))
+        count = size // FIELD
+        for a in range(len(self.config.windows)):
+            part = fields[a * count:(a + 1) * count]
+            best = part.index(max(part))
             e = expected[best // 3]
             self._meta_best[a] = best
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3

@@ -277,7 +277,7 @@ def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool
 
 
 def markov_reference(rounds: Sequence[Round], seq_len: int, num_records: int | None,
-                     source: str) -> Move | None:
+                     source: str, least: bool = False) -> Move | None:
     context_len = seq_len - 1
     symbols = [symbol(source, m, t) for m, t in rounds]
     theirs = [t for _, t in rounds]
@@ -288,7 +288,10 @@ def markov_reference(rounds: Sequence[Round], seq_len: int, num_records: int | N
     if num_records is not None:
         records = records[-num_records:]
     context = tuple(symbols[n - context_len:])
-    return argmax_first([sum(1 for c, t in records if c == context and t == m) for m in range(3)])
+    counts = [sum(1 for c, t in records if c == context and t == m) for m in range(3)]
+    if least:
+        return None if not any(counts) else argmax_first([-count for count in counts])
+    return argmax_first(counts)
 
 
 def history_reference(rounds: Sequence[Round], source: str, max_len: int,
@@ -345,7 +348,7 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         return lambda rounds: frequency_reference(rounds, predictor.window, least)
     if isinstance(predictor, MarkovChain):
         return lambda rounds: markov_reference(rounds, predictor.seq_len, predictor.num_records,
-                                               predictor.source)
+                                               predictor.source, predictor.least)
     if isinstance(predictor, HistoryMatcher):
         return lambda rounds: history_reference(rounds, predictor.source, predictor.max_len,
                                                 predictor.window)
@@ -376,7 +379,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
 @pytest.mark.parametrize("predictor", [
     FrequencyCounter(None), FrequencyCounter(1), FrequencyCounter(3), FrequencyCounter(7),
     MarkovChain(2, num_records=1), MarkovChain(2, num_records=4), MarkovChain(4, source="mine"),
-    MarkovChain(3, num_records=7, source="both"),
+    MarkovChain(3, num_records=7, source="both"), MarkovChain(3, num_records=5, least=True),
     HistoryMatcher("their", max_len=1), HistoryMatcher("mine", max_len=3, window=5),
     HistoryMatcher("both", max_len=2, window=1),
     OutcomeRollTable("their", decay=0.5), OutcomeRollTable("mine", decay=1.0),

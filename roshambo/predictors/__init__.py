@@ -31,16 +31,16 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: MarkovChain(2, source="mine"))
     factories.append(lambda rng: MarkovChain(2, source="both"))
     factories.append(lambda rng: MarkovChain(3, source="both"))
-    for window in (None, 10, 5):
+    for seq_len in (3, 4):
+        factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
+    for window in (None, 10):
         factories.append(lambda rng, w=window: FrequencyCounter(w))
     for window in (None, 20):
         factories.append(lambda rng, w=window: FrequencyCounter(w, least=True))
     factories.append(lambda rng: CalibratedMarkovChain(2))
-    factories.append(lambda rng: CalibratedMarkovChain(3))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
     factories.append(lambda rng: CalibratedMarkovChain(1))
     factories.append(lambda rng: OutcomeRollTable("their"))
-    factories.append(lambda rng: OutcomeRollTable("mine"))
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 

@@ -4,6 +4,9 @@ Count how often each opponent move followed each context of the last ``seq_len -
 symbols, over the whole match or a sliding window of ``num_records`` records, and predict
 the most counted continuation of the current context (the first of R, P, S on ties). The
 context is read from the opponent's moves (the write-up's chain), ours, or both as pairs.
+With ``least=True`` the chain predicts the *least* counted continuation instead ("novelty"):
+what an opponent that avoids repeating itself, such as one walking a de Bruijn sequence
+(Billings 1999, "debruijn81"), is due to play.
 """
 from __future__ import annotations
 
@@ -14,14 +17,17 @@ from .base import argmax3, check_positive, check_source
 class MarkovChain:
     """Predict the continuation most often seen after the current context."""
 
-    def __init__(self, seq_len: int = 3, num_records: int | None = None, source: str = "their") -> None:
+    def __init__(self, seq_len: int = 3, num_records: int | None = None, source: str = "their",
+                 least: bool = False) -> None:
         self.seq_len = check_positive(seq_len, "seq_len")
         if self.seq_len < 2:
             raise ValueError(f"invalid seq_len {seq_len!r}: expected at least 2 (context plus move)")
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
+        self.least = bool(least)
         suffix = "" if num_records is None else f"@{num_records}"
-        self.name = f"markov{seq_len}-{source}{suffix}"
+        stem = "novelty" if self.least else "markov"
+        self.name = f"{stem}{seq_len}-{source}{suffix}"
         self._base = 10 ** (self.seq_len - 1)
         self.reset()
 
@@ -63,7 +69,12 @@ class MarkovChain:
         if self._length < self.seq_len - 1:
             return None
         row = self._table.get(self._context)
-        return None if row is None else argmax3(row)
+        if row is None:
+            return None
+        if self.least:
+            a, b, c = row
+            return argmax3([-a, -b, -c]) if a or b or c else None
+        return argmax3(row)
 
 
 
@@ -142,24 +153,35 @@ class CalibratedMarkovChain:
         if bounds is None:
             bounds = self._bounds[context] = [-UNBOUNDED, UNBOUNDED] * 3
         n0, n1, n2 = row
+        # each reply bounds two of the intervals; slots 0/2/4 are lows, 1/3/5 highs
         if winner == 0:
-            limits = ((1, n0 - n1), (3, n0 - n2))  # a <= n0 - n1, b <= n0 - n2
-        elif winner == 1:
-            limits = ((0, n0 - n1 + 1), (4, n2 - n1))  # a >= n0 - n1 + 1, c >= n2 - n1
-        else:
-            limits = ((2, n0 - n2 + 1), (5, n2 - n1 - 1))  # b >= n0 - n2 + 1, c <= n2 - n1 - 1
-        tightened = False
-        for slot, limit in limits:
-            if slot % 2 == 0 and limit > bounds[slot]:
-                bounds[slot] = limit
+            first, first_limit, second, second_limit = 1, n0 - n1, 3, n0 - n2  # a <= n0-n1, b <= n0-n2
+            tightened = first_limit < bounds[1]
+            if tightened:
+                bounds[1] = first_limit
+            if second_limit < bounds[3]:
+                bounds[3] = second_limit
                 tightened = True
-            elif slot % 2 == 1 and limit < bounds[slot]:
-                bounds[slot] = limit
+        elif winner == 1:
+            first, first_limit, second, second_limit = 0, n0 - n1 + 1, 4, n2 - n1  # a >= n0-n1+1, c >= n2-n1
+            tightened = first_limit > bounds[0]
+            if tightened:
+                bounds[0] = first_limit
+            if second_limit > bounds[4]:
+                bounds[4] = second_limit
+                tightened = True
+        else:
+            first, first_limit, second, second_limit = 2, n0 - n2 + 1, 5, n2 - n1 - 1  # b >= n0-n2+1, c <= n2-n1-1
+            tightened = first_limit > bounds[2]
+            if tightened:
+                bounds[2] = first_limit
+            if second_limit < bounds[5]:
+                bounds[5] = second_limit
                 tightened = True
         if tightened and not _close(bounds):
             bounds[:] = [-UNBOUNDED, UNBOUNDED] * 3
-            for slot, limit in limits:
-                bounds[slot] = limit
+            bounds[first] = first_limit
+            bounds[second] = second_limit
             _close(bounds)
             self._contradicted.add(context)
         else:
@@ -176,7 +198,9 @@ class CalibratedMarkovChain:
             return argmax3(row)
         low_a, high_a, low_b, high_b, low_c, high_c = bounds
         x1 = _clamp(0, low_a, high_a)
-        x2 = _clamp(0, max(low_b, x1 - high_c), min(high_b, x1 - low_c))
+        low = x1 - high_c if x1 - high_c > low_b else low_b
+        high = x1 - low_c if x1 - low_c < high_b else high_b
+        x2 = _clamp(0, low, high)
         a, b, c = row[0], row[1] + x1, row[2] + x2
         if a >= b:
             return 0 if a >= c else 2
@@ -193,9 +217,18 @@ def _close(bounds: list[int]) -> bool:
     triangle rules is the full difference-bound closure.
     """
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
-    low_a, high_a = max(low_a, low_b + low_c), min(high_a, high_b + high_c)
-    low_b, high_b = max(low_b, low_a - high_c), min(high_b, high_a - low_c)
-    low_c, high_c = max(low_c, low_a - high_b), min(high_c, high_a - low_b)
+    if low_b + low_c > low_a:
+        low_a = low_b + low_c
+    if high_b + high_c < high_a:
+        high_a = high_b + high_c
+    if low_a - high_c > low_b:
+        low_b = low_a - high_c
+    if high_a - low_c < high_b:
+        high_b = high_a - low_c
+    if low_a - high_b > low_c:
+        low_c = low_a - high_b
+    if high_a - low_b < high_c:
+        high_c = high_a - low_b
     bounds[:] = [low_a, high_a, low_b, high_b, low_c, high_c]
     return low_a <= high_a and low_b <= high_b and low_c <= high_c
 

@@ -26,18 +26,21 @@ class OutcomeRollTable:
         self.reset()
 
     def reset(self) -> None:
+        # Weights are stored scaled by decay ** -rounds, so a round adds one weight instead
+        # of decaying nine cells; the scale is folded back in before it grows large.
         self._table = [[0.0, 0.0, 0.0] for _ in range(3)]
+        self._weight = 1.0
         self._result: int | None = None  # last round's result index (0 loss, 1 tie, 2 win)
         self._reference: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> None:
-        decay = self.decay
-        for row in self._table:
-            row[0] *= decay
-            row[1] *= decay
-            row[2] *= decay
+        self._weight /= self.decay
         if self._result is not None:
-            self._table[self._result][(their_move - self._reference) % 3] += 1.0
+            self._table[self._result][(their_move - self._reference) % 3] += self._weight
+        if self._weight > 1e100:
+            for row in self._table:
+                row[:] = [cell / self._weight for cell in row]
+            self._weight = 1.0
         self._result = outcome(their_move, my_move) + 1 if self.by_result else 0
         self._reference = their_move if self.reference == "their" else my_move
 

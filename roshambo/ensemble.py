@@ -26,8 +26,10 @@ choices falls short: an opponent that simulates us (holding our code, not our ra
 beats exactly those choices, while the scores computed as if they had been played look
 fine. The realized record of deterministic rounds is kept as decayed wins and losses; each
 round we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds
-1/2 (Thompson 1933), and play at random otherwise. Against anything we really beat, that
-probability goes to 1 within a few rounds.
+1/2 (Thompson 1933), and play at random otherwise. The prior (a, b) starts optimistic, so
+the first rounds of a match are not thrown away on caution, and fades to (1, 1) as the
+match goes on, so an opponent that simulates us meets evidence, not optimism. Against
+anything we really beat, the probability of following goes to 1 within a few rounds.
 """
 from __future__ import annotations
 
@@ -70,13 +72,14 @@ class EnsembleConfig:
     trust_prior: tuple[float, float] = (5.0, 1.0)
     naive_prior: int = 4
     switch_margin: float = 0.5
+    prior_fading: float = 0.99
 
     def __post_init__(self) -> None:
         windows = self.windows
         if (not isinstance(windows, tuple) or not windows
                 or not all(type(w) is int and w >= 1 for w in windows)):
             raise ValueError(f"invalid windows {windows!r}: expected a tuple of positive round counts")
-        for name in ("meta_decay", "trust_decay"):
+        for name in ("meta_decay", "trust_decay", "prior_fading"):
             check_decay(getattr(self, name), name)
         prior = self.trust_prior
         if (not isinstance(prior, tuple) or len(prior) != 2
@@ -229,6 +232,9 @@ class Ensemble:
         trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
         if trusted:
             alpha, beta = self.config.trust_prior
+            fading = self.config.prior_fading ** self._rounds
+            alpha = 1.0 + (alpha - 1.0) * fading
+            beta = 1.0 + (beta - 1.0) * fading
             trusted = self._rng.betavariate(self._wins + alpha, self._losses + beta) > 0.5
         move = (move + rotation) % 3 if trusted else self._rng.randrange(3)
         self._trusted = trusted

@@ -31,6 +31,9 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: MarkovChain(2, source="mine"))
     factories.append(lambda rng: MarkovChain(2, source="both"))
     factories.append(lambda rng: MarkovChain(3, source="both"))
+    factories.append(lambda rng: MarkovChain(2, num_records=50, source="both"))
+    factories.append(lambda rng: MarkovChain(3, num_records=100, source="both"))
+    factories.append(lambda rng: MarkovChain(2, num_records=50, source="mine"))
     for seq_len in (3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
     for window in (None, 10):

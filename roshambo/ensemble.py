@@ -16,9 +16,10 @@ follows the best. Scores are kept as one packed integer of cumulative counts, on
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found at C speed, so a round costs the same however long the match.
 Ties within a window go to the strategy with the better record over the longest window;
-naive strategies (k = 0) start with a small credit that the sliding windows soon forget
-(Occam: second-guessing must earn its place), and the meta-meta level keeps following its
-current choice until another one beats it by a margin.
+naive strategies (k = 0) start with a small credit that the sliding windows soon forget,
+and at the meta-meta level the rotations must beat the plain choice by a handicap (Occam:
+second-guessing must earn its place); that level also keeps following its current choice
+until another one beats it by a margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 poor, nothing is worth following. And when what we *actually* won with our deterministic
@@ -73,6 +74,8 @@ class EnsembleConfig:
     naive_prior: int = 4
     switch_margin: float = 0.5
     prior_fading: float = 0.99
+    rotation_penalty: float = 5.0
+    window_penalty: float = 0.0
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -87,7 +90,7 @@ class EnsembleConfig:
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
         if type(self.naive_prior) is not int or self.naive_prior < 0:
             raise ValueError(f"invalid naive_prior {self.naive_prior!r}: expected a non-negative integer")
-        for name in ("hedge_threshold", "switch_margin"):
+        for name in ("hedge_threshold", "switch_margin", "rotation_penalty", "window_penalty"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                 raise ValueError(f"invalid {name} {value!r}: expected a number")
@@ -132,6 +135,13 @@ class Ensemble:
         strategies = 6 * sum(selectable.values())
         self._selectable_mask = (1 << (8 * FIELD * strategies)) - 1
         self._selectable_bytes = FIELD * strategies
+        # Occam at the meta-meta level: second-guessing rotations and shorter windows must
+        # beat the plain longest-window choice by a margin before they are followed.
+        config = self.config
+        self._handicaps = tuple(
+            (config.rotation_penalty if r else 0.0) + (config.window_penalty if a else 0.0)
+            for a in range(len(config.windows)) for r in range(3)
+        )
         self._unpack = struct.Struct(f"<{strategies * len(self.config.windows)}Q").unpack
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span).bit_length()
@@ -222,9 +232,10 @@ class Ensemble:
             self._meta_best[a] = best
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3
         meta = self._meta_scores
-        top = meta.index(max(meta))
+        ranked = [score - handicap for score, handicap in zip(meta, self._handicaps)]
+        top = ranked.index(max(ranked))
         current = self._current
-        if meta[top] <= meta[current] + self.config.switch_margin:
+        if ranked[top] <= ranked[current] + self.config.switch_margin:
             top = current  # hysteresis: keep following the current meta-strategy unless beaten
         self._current = top
         a, rotation = divmod(top, 3)

@@ -23,8 +23,6 @@ def _lineup() -> list[Factory]:
     # Order matters only on ties (the first strategy wins), so the most general go first.
     for source in ("their", "mine", "both"):
         factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12))
-    factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
-    factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     for seq_len in (2, 3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n))
     factories.append(lambda rng: MarkovChain(3, num_records=100))
@@ -43,6 +41,8 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: CalibratedMarkovChain(2))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
     factories.append(lambda rng: CalibratedMarkovChain(1))
+    factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
+    factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
     factories.append(lambda rng: RandomGuess(rng))
     return factories

@@ -2,9 +2,15 @@
 
 Per-move time is the median over ``runs`` matches of each size against a random opponent
 (its moves drawn up front from the seed, so only the player's ``move`` calls are timed). The
-ratio of per-move time at the largest size to the smallest shows whether a move stays O(1)
-as the history grows. Memory is the tracemalloc peak of one match of ``memory_moves`` moves
-(a separate run: tracemalloc slows everything down), per move.
+runs of all sizes and players are interleaved, round after round, so that a shared machine's
+changing load falls on all of them alike. The ratio of per-move time at the largest size to
+the smallest shows whether a move stays O(1) as the history grows; so does the ratio, inside
+each timed match of the largest size, of its last 1,000 moves to its first 1,000 (median
+over the runs), which no drift between runs can touch. Beside our engine run two baselines:
+a frequency counter (the cheapest adaptive player) and the freeCodeCamp write-up's Markov
+chain (one real predictor), so "the engine costs N Markov chains" survives a noisy machine.
+Memory is the tracemalloc peak of one match of ``memory_moves`` moves (a separate run:
+tracemalloc slows everything down), per move.
 
     python benchmarks/speed.py [--sizes 1000,10000,100000] [--runs 3] [--memory-moves N]
     python -m roshambo bench   (same options)
@@ -22,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
+DRIFT_CHUNK = 1_000
 
 
 class FrequencyBaseline:
@@ -59,6 +66,16 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class Drift:
+    """Inside matches of ``moves`` moves: last ``chunk`` moves' per-move time / first ``chunk``'s."""
+
+    player: str
+    moves: int
+    chunk: int
+    ratio: float
+
+
+@dataclass(frozen=True)
 class Memory:
     """tracemalloc peak growth of one ``moves``-move match of ``player``."""
 
@@ -78,6 +95,7 @@ class SpeedReport:
     timings: tuple[Timing, ...]
     memory: tuple[Memory, ...]
     seed: int
+    drift: tuple[Drift, ...] = ()
 
     def players(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(t.player for t in self.timings))
@@ -105,16 +123,32 @@ def _play(player: object, theirs: Sequence[int]) -> None:
         last = their_move
 
 
+def _timed_match(factory: Factory, moves: int, seeds: random.Random,
+                 chunk: int) -> tuple[float, float | None]:
+    """Seconds per move of one fresh match, and its last/first ``chunk`` per-move ratio."""
+    theirs = _random_moves(moves, seeds.getrandbits(64))
+    player = factory(random.Random(seeds.getrandbits(64)))
+    move = player.move  # type: ignore[attr-defined]
+    last = None
+    marks = [time.perf_counter()]
+    edges = {chunk, moves - chunk} if moves >= 2 * chunk else set()
+    for index, their_move in enumerate(theirs, 1):
+        move(last)
+        last = their_move
+        if index in edges:
+            marks.append(time.perf_counter())
+    marks.append(time.perf_counter())
+    elapsed = marks[-1] - marks[0]
+    if len(marks) == 4:
+        first, last_chunk = marks[1] - marks[0], marks[3] - marks[2]
+        return elapsed / moves, last_chunk / first
+    return elapsed / moves, None
+
+
 def time_player(name: str, factory: Factory, moves: int, runs: int, seed: int) -> Timing:
     """Median seconds per ``move`` call over ``runs`` fresh matches against random moves."""
     seeds = random.Random(seed)
-    samples = []
-    for _ in range(runs):
-        theirs = _random_moves(moves, seeds.getrandbits(64))
-        player = factory(random.Random(seeds.getrandbits(64)))
-        start = time.perf_counter()
-        _play(player, theirs)
-        samples.append((time.perf_counter() - start) / moves)
+    samples = [_timed_match(factory, moves, seeds, DRIFT_CHUNK)[0] for _ in range(runs)]
     return Timing(name, moves, runs, statistics.median(samples))
 
 
@@ -138,25 +172,38 @@ def memory_growth(name: str, factory: Factory, moves: int, seed: int) -> Memory:
 
 
 def default_players() -> dict[str, Factory]:
-    """Our engine and the baseline it is measured beside."""
+    """Our engine and the baselines it is measured beside."""
     from roshambo.agent import Agent
+    from roshambo.opponents import OPPONENTS
 
-    return {"ai": Agent, "frequency": FrequencyBaseline}
+    return {"ai": Agent, "markov": OPPONENTS["markov"], "frequency": FrequencyBaseline}
 
 
 def measure(players: Mapping[str, Factory] | None = None, *,
             sizes: Sequence[int] = DEFAULT_SIZES, runs: int = 3,
             memory_moves: int | None = None, seed: int = 0) -> SpeedReport:
-    """Time every player at every size and measure its memory, all in this one run."""
+    """Time every player at every size, runs interleaved, and measure its memory."""
     if runs < 1 or not sizes or min(sizes) < 1:
         raise ValueError("need runs >= 1 and at least one size >= 1")
     players = dict(players) if players is not None else default_players()
     memory_moves = max(sizes) if memory_moves is None else memory_moves
-    timings = tuple(time_player(name, factory, moves, runs, seed)
-                    for moves in sizes for name, factory in players.items())
+    seeds = {(name, moves): random.Random(seed) for moves in sizes for name in players}
+    samples: dict[tuple[str, int], list[float]] = {key: [] for key in seeds}
+    drifts: dict[str, list[float]] = {name: [] for name in players}
+    for _ in range(runs):
+        for moves in sizes:
+            for name, factory in players.items():
+                per_move, drift = _timed_match(factory, moves, seeds[(name, moves)], DRIFT_CHUNK)
+                samples[(name, moves)].append(per_move)
+                if drift is not None and moves == max(sizes):
+                    drifts[name].append(drift)
+    timings = tuple(Timing(name, moves, runs, statistics.median(samples[(name, moves)]))
+                    for moves in sizes for name in players)
+    drift = tuple(Drift(name, max(sizes), DRIFT_CHUNK, statistics.median(values))
+                  for name, values in drifts.items() if values)
     memory = tuple(memory_growth(name, factory, memory_moves, seed)
                    for name, factory in players.items())
-    return SpeedReport(timings, memory, seed)
+    return SpeedReport(timings, memory, seed, drift)
 
 
 def format_report(report: SpeedReport) -> str:
@@ -168,9 +215,14 @@ def format_report(report: SpeedReport) -> str:
     memory_rows = [[m.player, f"{m.moves:,}", f"{m.peak_bytes / 1024:,.0f}",
                     f"{m.bytes_per_move:.1f}"] for m in report.memory]
     runs = report.timings[0].runs if report.timings else 0
+    drift_rows = [[d.player, f"{d.moves:,}", f"{d.ratio:.2f}"] for d in report.drift]
+    drift_table = ["", f"inside each match: per-move time of the last {DRIFT_CHUNK:,} moves / the first "
+                   f"{DRIFT_CHUNK:,} (median over the runs)",
+                   _table(["player", "moves", "last/first"], drift_rows)] if drift_rows else []
     return "\n".join([
-        f"per-move time, median of {runs} run(s) against random moves (seed {report.seed})",
+        f"per-move time, median of {runs} interleaved run(s) against random moves (seed {report.seed})",
         _table(headers, rows),
+        *drift_table,
         "",
         "memory: tracemalloc peak growth of one match",
         _table(["player", "moves", "peak KiB", "bytes/move"], memory_rows),

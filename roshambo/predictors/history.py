@@ -31,8 +31,10 @@ class HistoryMatcher:
         self.reset()
 
     def reset(self) -> None:
-        self._symbols: list[int] = []
-        self._theirs: list[Move] = []
+        # bytearrays, not lists: the garbage collector never walks them, so its passes do
+        # not grow with the match
+        self._symbols = bytearray()
+        self._theirs = bytearray()
         self._index: dict[int, int] = {}
         self._prediction: Move | None = None
 

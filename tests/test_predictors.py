@@ -297,7 +297,8 @@ def markov_reference(rounds: Sequence[Round], seq_len: int, num_records: int | N
 def history_reference(rounds: Sequence[Round], source: str, max_len: int,
                       window: int | None) -> Move | None:
     """The docstring's index, with tuples for keys: the latest occurrence of each indexed
-    context; a context is indexed one symbol longer only when its shorter form recurs."""
+    context; a context is indexed one symbol longer only when its shorter form recurs; with a
+    window, a context last seen before the window counts as never seen."""
     symbols = [symbol(source, m, t) for m, t in rounds]
     theirs = [t for _, t in rounds]
     latest: dict[tuple[int, ...], int] = {}
@@ -308,10 +309,9 @@ def history_reference(rounds: Sequence[Round], source: str, max_len: int,
             context = tuple(symbols[end - length:end])
             position = latest.get(context)
             latest[context] = end
-            if position is None:
+            if position is None or (window is not None and position < end - window):
                 break
-            if window is None or position >= end - window:
-                found = position
+            found = position
     return None if found is None else theirs[found]
 
 

@@ -21,8 +21,8 @@ Factory = Callable[[random.Random], Predictor]
 def _lineup() -> list[Factory]:
     factories: list[Factory] = []
     # Order matters only on ties (the first strategy wins), so the most general go first.
-    for source in ("their", "mine", "both"):
-        factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12))
+    for source in ("their", "mine", "both"):  # Iocaine's longest age: the last 1000 rounds
+        factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12, window=1000))
     for seq_len in (2, 3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n))
     factories.append(lambda rng: MarkovChain(3, num_records=100))

@@ -5,9 +5,14 @@ move that followed it. The context is read from the opponent's moves, ours, or b
 pairs. Instead of rescanning the history, an index maps every context of length 1..max_len
 (encoded as an integer) to the position just after its latest occurrence, so each round
 costs O(max_len) whatever the length of the match, and indexing a context one symbol
-longer only when its shorter form recurs keeps memory at O(1) entries per round.
+longer only when its shorter form recurs keeps memory at O(1) entries per round. With a
+window, the index forgets contexts whose latest occurrence has left the window (a queue of
+what was indexed when), so its size, and with it the cost of a lookup, stays bounded
+however long the match: Iocaine's own longest history age is 1000 rounds.
 """
 from __future__ import annotations
+
+from collections import deque
 
 from ..moves import Move
 from .base import check_positive, check_source
@@ -17,7 +22,8 @@ class HistoryMatcher:
     """Predict what followed the longest earlier match of the recent context.
 
     ``window`` limits how far back a match may lie (the latest occurrence of the context
-    must end within the last ``window`` rounds); ``None`` searches the whole match.
+    must end within the last ``window`` rounds; an older context counts as never seen);
+    ``None`` searches the whole match.
     """
 
     def __init__(self, source: str = "both", max_len: int = 12, window: int | None = None) -> None:
@@ -36,6 +42,7 @@ class HistoryMatcher:
         self._symbols = bytearray()
         self._theirs = bytearray()
         self._index: dict[int, int] = {}
+        self._indexed: deque[tuple[int, int]] = deque()  # (position, key), oldest first
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> None:
@@ -50,23 +57,38 @@ class HistoryMatcher:
         self._theirs.append(their_move)
         end = len(symbols)  # position that follows the current context
         index = self._index
-        oldest = end - self.window if self.window is not None else 0
+        window = self.window
         key = 0
         weight = 1
         found = None
+        touched = []
         for length in range(1, min(self.max_len, end) + 1):
             key += symbols[end - length] * weight
             weight *= self._base
             position = index.get(key)
             index[key] = end
+            touched.append(key)
             if position is None:
                 # A context seen for the first time: no longer one can have occurred, and
                 # indexing stops here, so the index grows by O(1) entries a round and a
                 # repeated context is learnt one symbol longer each time it recurs (LZ78).
                 break
-            if position >= oldest:
-                found = position
+            found = position
         self._prediction = self._theirs[found] if found is not None else None
+        if window is not None:
+            self._forget(end, touched, window)
+
+    def _forget(self, end: int, touched: list[int], window: int) -> None:
+        """Queue what this round indexed; drop contexts last seen ``window`` rounds ago."""
+        indexed = self._indexed
+        index = self._index
+        for key in touched:
+            indexed.append((end, key))
+        horizon = end - window
+        while indexed and indexed[0][0] <= horizon:
+            position, key = indexed.popleft()
+            if index.get(key) == position:
+                del index[key]
 
     def predict(self) -> Move | None:
         return self._prediction

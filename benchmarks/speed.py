@@ -31,27 +31,6 @@ DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
 
 
-class FrequencyBaseline:
-    """The simplest adaptive player: beat the opponent's most frequent move so far."""
-
-    name = "frequency"
-
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self._rng = rng if rng is not None else random.Random()
-        self.reset()
-
-    def reset(self) -> None:
-        self._counts = [0, 0, 0]
-
-    def move(self, their_last: int | None) -> int:
-        if their_last is not None:
-            self._counts[their_last] += 1
-        top = max(self._counts)
-        if top == 0:
-            return self._rng.randrange(3)
-        return (self._counts.index(top) + 1) % 3
-
-
 Factory = Callable[[random.Random], object]
 
 
@@ -176,7 +155,7 @@ def default_players() -> dict[str, Factory]:
     from roshambo.agent import Agent
     from roshambo.opponents import OPPONENTS
 
-    return {"ai": Agent, "markov": OPPONENTS["markov"], "frequency": FrequencyBaseline}
+    return {"ai": Agent, "markov": OPPONENTS["markov"], "frequency": OPPONENTS["frequency"]}
 
 
 def measure(players: Mapping[str, Factory] | None = None, *,

@@ -90,7 +90,7 @@ def test_bench_runs_on_tiny_sizes(capsys) -> None:
 def test_speed_measure_returns_every_figure() -> None:
     speed = _load_speed()
     assert speed is not None
-    players = {"frequency": speed.FrequencyBaseline}
+    players = {"frequency": speed.default_players()["frequency"]}
     result = speed.measure(players, sizes=(10, 40), runs=3, memory_moves=25, seed=1)
     assert [(t.player, t.moves, t.runs) for t in result.timings] == [
         ("frequency", 10, 3), ("frequency", 40, 3)]

@@ -26,6 +26,16 @@ class Predictor(Protocol):
     def predict(self) -> Move | None: ...
 
 
+# SYMBOLS[source][my_move * 3 + their_move]: the symbol a round adds to a context read from
+# their moves, ours, or both as pairs; 1-based, so that base-10 digit strings of symbols
+# keep contexts of different lengths apart.
+SYMBOLS = {
+    "their": tuple(their + 1 for my in range(3) for their in range(3)),
+    "mine": tuple(my + 1 for my in range(3) for their in range(3)),
+    "both": tuple(my * 3 + their + 1 for my in range(3) for their in range(3)),
+}
+
+
 def check_source(source: str) -> str:
     """Validate a context source: our moves, theirs, or both as pairs."""
     if source not in SOURCES:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..moves import Move
-from .base import check_positive, check_source
+from .base import SYMBOLS, check_positive, check_source
 
 
 class HistoryMatcher:
@@ -28,6 +28,7 @@ class HistoryMatcher:
 
     def __init__(self, source: str = "both", max_len: int = 12, window: int | None = None) -> None:
         self.source = check_source(source)
+        self._symbol = SYMBOLS[source]
         self.max_len = check_positive(max_len, "max_len")
         self.window = check_positive(window, "window", allow_none=True)
         suffix = "" if window is None else f"@{window}"
@@ -46,14 +47,8 @@ class HistoryMatcher:
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> None:
-        if self.source == "their":
-            symbol = their_move + 1
-        elif self.source == "mine":
-            symbol = my_move + 1
-        else:
-            symbol = my_move * 3 + their_move + 1
         symbols = self._symbols
-        symbols.append(symbol)
+        symbols.append(self._symbol[my_move * 3 + their_move])
         self._theirs.append(their_move)
         end = len(symbols)  # position that follows the current context
         index = self._index

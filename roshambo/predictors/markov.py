@@ -11,7 +11,7 @@ what an opponent that avoids repeating itself, such as one walking a de Bruijn s
 from __future__ import annotations
 
 from ..moves import Move
-from .base import argmax3, check_positive, check_source
+from .base import SYMBOLS, argmax3, check_positive, check_source
 
 
 class MarkovChain:
@@ -24,6 +24,7 @@ class MarkovChain:
             raise ValueError(f"invalid seq_len {seq_len!r}: expected at least 2 (context plus move)")
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
+        self._symbol = SYMBOLS[source]
         self.least = bool(least)
         suffix = "" if num_records is None else f"@{num_records}"
         stem = "novelty" if self.least else "markov"
@@ -41,13 +42,7 @@ class MarkovChain:
     def update(self, my_move: Move, their_move: Move) -> None:
         if self._length >= self.seq_len - 1:
             self._count(self._context, their_move)
-        if self.source == "their":
-            symbol = their_move + 1
-        elif self.source == "mine":
-            symbol = my_move + 1
-        else:
-            symbol = my_move * 3 + their_move + 1
-        self._context = (self._context * 10 + symbol) % self._base
+        self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length += 1
 
     def _count(self, context: int, move: Move) -> None:
@@ -100,6 +95,7 @@ class CalibratedMarkovChain:
         self.seq_len = check_positive(seq_len, "seq_len")
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
+        self._symbol = SYMBOLS[source]
         suffix = "" if num_records is None else f"@{num_records}"
         self.name = f"calibrated{seq_len}-{source}{suffix}"
         self._base = 10 ** (self.seq_len - 1)
@@ -123,13 +119,7 @@ class CalibratedMarkovChain:
             self._constrain(context, row, (my_move + 2) % 3)
             self._count(context, row, their_move)
         if self.seq_len > 1:
-            if self.source == "their":
-                symbol = their_move + 1
-            elif self.source == "mine":
-                symbol = my_move + 1
-            else:
-                symbol = my_move * 3 + their_move + 1
-            self._context = (self._context * 10 + symbol) % self._base
+            self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length += 1
 
     def _count(self, context: int, row: list[int], move: Move) -> None:

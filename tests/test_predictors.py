@@ -187,8 +187,10 @@ def test_update_work_does_not_grow_with_the_match(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_update_time_does_not_grow_with_the_match(name: str) -> None:
-    """Timed O(1), catching rescans done in C: 2,000 updates after 20,000 rounds cost < 3x
-    the first 2,000 (process CPU time, the minimum of several repeats on each side)."""
+    """Timed O(1), catching rescans done in C (which count no Python lines): 2,000 updates
+    after 20,000 rounds cost < 5x the first 2,000 (process CPU time, the minimum of several
+    repeats on each side). A rescan would cost tens of times more by then; the margin keeps a
+    shared machine's noise from deciding the outcome."""
     block, warm, repeats = 2000, 20_000, 5
     script = random_rounds(31, warm + block * repeats)
 
@@ -206,7 +208,7 @@ def test_update_time_does_not_grow_with_the_match(name: str) -> None:
     predictor = PREDICTORS[name](random.Random(32))
     timed(predictor, script[:warm])
     late = min(timed(predictor, script[warm + k * block:warm + (k + 1) * block]) for k in range(repeats))
-    assert late < 3 * early, f"{name}: {early * 1e6 / block:.2f} us/update early, {late * 1e6 / block:.2f} late"
+    assert late < 5 * early, f"{name}: {early * 1e6 / block:.2f} us/update early, {late * 1e6 / block:.2f} late"
 
 
 # --- constructor validation -----------------------------------------------------------------

@@ -15,7 +15,9 @@ scores each meta-strategy and its two rotations (the second-guessing defence onc
 follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found at C speed, so a round costs the same however long the match.
-Ties within a window go to the strategy with the better record over the longest window;
+Ties within a window go to the strategy with the better record over the longest window,
+then to the one on the longer winning streak (packed too: a streak field is kept by one
+addition and one mask per round);
 naive strategies (k = 0) start with a small credit that the sliding windows soon forget,
 and at the meta-meta level the rotations must beat the plain choice by a handicap (Occam:
 second-guessing must earn its place); that level also keeps following its current choice
@@ -55,6 +57,9 @@ def _packed(*fields: int) -> bytes:
 # the half's expected move: k = d wins (+1), k = d + 1 loses (-1), k = d + 2 ties (0).
 PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in range(3))
 SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
+# WON[d]: all-ones in the field of the strategy that won when the opponent played e + d
+WON = tuple(_packed(*((1 << 8 * FIELD) - 1 if k == d else 0 for k in range(3))) for d in range(3))
+STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
     tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
@@ -145,7 +150,7 @@ class Ensemble:
         self._unpack = struct.Struct(f"<{strategies * len(self.config.windows)}Q").unpack
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span).bit_length()
-        if 2 * self._span << self._shift >= 1 << (8 * FIELD):
+        if 2 * self._span << (self._shift + STREAK_BITS) >= 1 << (8 * FIELD):
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         # PATTERNS[theirs][e]: the packed rewards of a half that expected e
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
@@ -155,6 +160,10 @@ class Ensemble:
         self._patterns = tuple(
             tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
         )
+        self._won = tuple(
+            tuple(WON[(theirs - e) % 3] for e in range(3)) + (_packed(0, 0, 0),) for theirs in range(3)
+        )
+        self._ones = int.from_bytes(_packed(*([1] * len(self.strategy_names))), "little")
         self.reset()
 
     def reset(self) -> None:
@@ -164,6 +173,7 @@ class Ensemble:
         self._expected: list[int] = [NO_MOVE] * (2 * len(self._direct))
         self._rounds = 0
         self._total = self._prior  # packed cumulative (reward + 1) of every strategy
+        self._streaks = 0  # packed current winning streak of every strategy
         self._ring: list[int] = [self._prior] * self._span  # past totals, by round modulo span
         windows = len(self.config.windows)
         self._meta_moves: list[int] = [NO_MOVE] * windows
@@ -185,6 +195,11 @@ class Ensemble:
         rewards = int.from_bytes(b"".join([patterns[e] for e in self._expected]), "little")
         self._rounds += 1
         self._total += rewards
+        won = self._won[theirs]
+        if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
+            self._streaks = 0  # keep every streak below 2 ** STREAK_BITS
+        self._streaks = (self._streaks + self._ones) & int.from_bytes(
+            b"".join([won[e] for e in self._expected]), "little")
         self._ring[self._rounds % self._span] = self._total
         meta_decay = self.config.meta_decay
         rotated = ROTATED[theirs]
@@ -212,7 +227,7 @@ class Ensemble:
         expected = self._expected
         longest = self._span - 1
         tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
-        tiebreak &= mask
+        tiebreak = (tiebreak & mask) << STREAK_BITS | (self._streaks & mask)
         ring = self._ring
         span = self._span
         shift = self._shift
@@ -222,7 +237,7 @@ class Ensemble:
             scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
-            keys |= (((scores & mask) << shift) + tiebreak) << (a * bits)
+            keys |= (((scores & mask) << (shift + STREAK_BITS)) + tiebreak) << (a * bits)
         fields = self._unpack(keys.to_bytes(size * len(self.config.windows), "little"))
         count = size // FIELD
         for a in range(len(self.config.windows)):

@@ -24,7 +24,8 @@ second-guessing must earn its place); that level also keeps following its curren
 until another one beats it by a margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
-poor, nothing is worth following. And when what we *actually* won with our deterministic
+clearly losing (below ``hedge_threshold``), nothing is worth following; an unproven record
+early in a match is followed, since a guess is no worse than a coin there. And when what we *actually* won with our deterministic
 choices falls short: an opponent that simulates us (holding our code, not our random seed)
 beats exactly those choices, while the scores computed as if they had been played look
 fine. The realized record of deterministic rounds is kept as decayed wins and losses; each
@@ -73,7 +74,7 @@ class EnsembleConfig:
 
     windows: tuple[int, ...] = (1000, 100, 10, 5)
     meta_decay: float = 0.99
-    hedge_threshold: float = 0.0
+    hedge_threshold: float = -3.0
     trust_decay: float = 0.98
     trust_prior: tuple[float, float] = (5.0, 1.0)
     naive_prior: int = 4

@@ -7,11 +7,13 @@ seed is derived from the hash seed), so every run of this file plays the same ga
 regression shows up as a failure rather than as bad luck.
 
 The bar: issue 3 asks for 99.0% of the decisive games in *every* 1000-game match. Measured
-over thousands of OS-seeded matches the engine misses it in roughly 1 match in 100 (abbey
-and mrugesh, whose state carries over between matches, at 98.6-98.9% at worst). So this
-file holds the engine to what it does achieve, and says so: every match at least
-``FLOOR`` percent, and at least ``SHARE`` of the matches at 99.0% or more. Raise both to
-99.0 / 1.0 once the engine meets the issue's target. The scenarios:
+over 960 OS-seeded matches (``benchmarks/fcc_scenarios.py --hash-seeds 60``) the engine
+misses it in about 1 match in 250 (mrugesh, at 98.4-99.0% at worst). So this file holds the
+engine to every match at least ``FLOOR`` percent and at least ``SHARE`` of the matches at
+99.0% or more (today all 260 seeded matches here reach 99.09% or more): strict enough to
+catch a regression, loose enough that a change which keeps the engine as good does not fail
+on one unlucky seeded match. Raise both to 99.0 / 1.0 once the engine never misses. The
+scenarios:
 
 - fresh bots: one process per bot and hash seed;
 - the official order: ``python main.py --test`` (quincy, abbey, kris, mrugesh, then the unit
@@ -32,7 +34,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BAR = 99.0
 FLOOR = 98.5
-SHARE = 0.97
+SHARE = 0.99
 GAMES = 1000
 BOTS = ("quincy", "abbey", "kris", "mrugesh")
 MAIN_ORDER = ("quincy", "abbey", "kris", "mrugesh")

@@ -45,3 +45,25 @@ def run_python() -> RunPython:
         )
 
     return run
+
+
+def executed_lines(action: Callable[[], object], only: str | None = None) -> int:
+    """Python line events executed while ``action()`` runs (a deterministic cost measure);
+    with ``only``, just those in files whose path contains it."""
+    count = 0
+
+    def local(frame, event, arg):  # type: ignore[no-untyped-def]
+        nonlocal count
+        if event == "line":
+            count += 1
+        return local
+
+    def on_call(frame, event, arg):  # type: ignore[no-untyped-def]
+        return local if only is None or only in frame.f_code.co_filename else None
+
+    sys.settrace(on_call)
+    try:
+        action()
+    finally:
+        sys.settrace(None)
+    return count

@@ -11,12 +11,12 @@ import gc
 import itertools
 import random
 import re
-import sys
 import time
 from fractions import Fraction
 from typing import Callable, Sequence
 
 import pytest
+from conftest import executed_lines
 
 from roshambo.moves import Move, beats, outcome
 from roshambo.predictors import (
@@ -149,24 +149,12 @@ def test_does_not_touch_the_global_random_module(name: str) -> None:
 
 def _count_lines(predictor: Predictor, rounds: Sequence[Round]) -> int:
     """Python line events executed by ``update`` over ``rounds`` (a deterministic cost)."""
-    count = 0
 
-    def local(frame, event, arg):  # type: ignore[no-untyped-def]
-        nonlocal count
-        if event == "line":
-            count += 1
-        return local
-
-    def on_call(frame, event, arg):  # type: ignore[no-untyped-def]
-        return local
-
-    sys.settrace(on_call)
-    try:
+    def play() -> None:
         for mine, theirs in rounds:
             predictor.update(mine, theirs)
-    finally:
-        sys.settrace(None)
-    return count
+
+    return executed_lines(play)
 
 
 @pytest.mark.parametrize("name", NAMES)

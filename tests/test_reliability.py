@@ -11,9 +11,9 @@ import json
 import math
 import random
 import resource
-import sys
 
 import pytest
+from conftest import executed_lines
 
 from roshambo.agent import Agent
 from roshambo.moves import Move, outcome
@@ -38,22 +38,10 @@ def counted_block(agent: Agent, bot: object, ours: Move | None, theirs: Move | N
                   moves: int) -> tuple[int, Move | None, Move | None]:
     """Play ``moves`` moves; return the Python lines the engine executed, and the last moves."""
     count = 0
-
-    def local(frame, event, arg):  # type: ignore[no-untyped-def]
-        nonlocal count
-        if event == "line":
-            count += 1
-        return local
-
-    def on_call(frame, event, arg):  # type: ignore[no-untyped-def]
-        return local if frame.f_code.co_filename.find("roshambo") >= 0 else None
-
     for _ in range(moves):
-        sys.settrace(on_call)
-        try:
-            ours = agent.move(theirs)
-        finally:
-            sys.settrace(None)
+        result: list[Move] = []
+        count += executed_lines(lambda: result.append(agent.move(theirs)), only="roshambo")
+        ours = result[0]
         theirs = bot.move(ours)  # type: ignore[attr-defined]
     return count, ours, theirs
 

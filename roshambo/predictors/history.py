@@ -6,13 +6,12 @@ pairs. Instead of rescanning the history, an index maps every context of length 
 (encoded as an integer) to the position just after its latest occurrence, so each round
 costs O(max_len) whatever the length of the match, and indexing a context one symbol
 longer only when its shorter form recurs keeps memory at O(1) entries per round. With a
-window, the index forgets contexts whose latest occurrence has left the window (a queue of
-what was indexed when), so its size, and with it the cost of a lookup, stays bounded
+window, the index forgets contexts whose latest occurrence has left the window (rebuilt from
+the history, one round's contexts at a time), so its size, and with it the cost of a lookup,
+stays bounded
 however long the match: Iocaine's own longest history age is 1000 rounds.
 """
 from __future__ import annotations
-
-from collections import deque
 
 from ..moves import Move
 from .base import SYMBOLS, check_positive, check_source
@@ -43,7 +42,7 @@ class HistoryMatcher:
         self._symbols = bytearray()
         self._theirs = bytearray()
         self._index: dict[int, int] = {}
-        self._indexed: deque[tuple[int, int]] = deque()  # (position, key), oldest first
+        self._depth = bytearray()  # how many contexts each round indexed (at most max_len)
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> None:
@@ -56,13 +55,13 @@ class HistoryMatcher:
         key = 0
         weight = 1
         found = None
-        touched = []
+        depth = 0
         for length in range(1, min(self.max_len, end) + 1):
             key += symbols[end - length] * weight
             weight *= self._base
             position = index.get(key)
             index[key] = end
-            touched.append(key)
+            depth = length
             if position is None:
                 # A context seen for the first time: no longer one can have occurred, and
                 # indexing stops here, so the index grows by O(1) entries a round and a
@@ -71,17 +70,23 @@ class HistoryMatcher:
             found = position
         self._prediction = self._theirs[found] if found is not None else None
         if window is not None:
-            self._forget(end, touched, window)
+            self._depth.append(depth)
+            if end > window:
+                self._forget(end - window)
 
-    def _forget(self, end: int, touched: list[int], window: int) -> None:
-        """Queue what this round indexed; drop contexts last seen ``window`` rounds ago."""
-        indexed = self._indexed
+    def _forget(self, position: int) -> None:
+        """Drop the contexts indexed at ``position`` whose latest occurrence is still there.
+
+        Those contexts are the suffixes, of lengths 1 to the depth indexed then, of the
+        symbols before ``position``: rebuilt from the history, they need no queue of keys.
+        """
+        symbols = self._symbols
         index = self._index
-        for key in touched:
-            indexed.append((end, key))
-        horizon = end - window
-        while indexed and indexed[0][0] <= horizon:
-            position, key = indexed.popleft()
+        key = 0
+        weight = 1
+        for length in range(1, self._depth[position - 1] + 1):
+            key += symbols[position - length] * weight
+            weight *= self._base
             if index.get(key) == position:
                 del index[key]
 

@@ -99,7 +99,7 @@ def test_seeded_engines_replay(opponent: str) -> None:
     assert first == duel(Agent(random.Random(5)), opponent, 6, 2000)
 
 
-@pytest.mark.parametrize("opponent", ["random", "abbey", "copy-attacker"])
+@pytest.mark.parametrize("opponent", ["random", "copy-attacker"])
 def test_os_seeded_engines_differ(opponent: str) -> None:
     """The hedge draws from OS entropy unless seeded: two unseeded engines facing the same
     seeded opponent (even with the global random seeded alike) do not play alike."""
@@ -110,13 +110,16 @@ def test_os_seeded_engines_differ(opponent: str) -> None:
     assert [ours for ours, _ in first] != [ours for ours, _ in second]
 
 
+# the opponent's moves come from a fixed seed and are unpredictable, so the engine hedges
+# often (a beaten bot would leave it few random draws to tell two runs apart)
 SHIM_MOVES = """
-import json, sys
+import json, random
 from RPS import player
+script = random.Random(5)
 prev, ours = "", []
-for i in range(200):
+for i in range(300):
     ours.append(player(prev))
-    prev = "RRPPS"[i % 5]
+    prev = "RPS"[script.randrange(3)]
 print(json.dumps(ours))
 """
 

@@ -149,15 +149,17 @@ class Ensemble:
             for a in range(len(config.windows)) for r in range(3)
         )
         self._unpack = struct.Struct(f"<{strategies * len(self.config.windows)}Q").unpack
-        self._span = max(self.config.windows) + 1
-        self._shift = (2 * self._span).bit_length()
-        if 2 * self._span << (self._shift + STREAK_BITS) >= 1 << (8 * FIELD):
-            raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
-        # PATTERNS[theirs][e]: the packed rewards of a half that expected e
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
-        self._prior = int.from_bytes(_packed(*((naive if k == 0 else 0) for _ in range(len(self.strategy_names) // 3) for k in range(3))), "little")
+        credits = [naive if k == 0 else 0 for _ in range(len(self.strategy_names) // 3) for k in range(3)]
+        self._prior = int.from_bytes(_packed(*credits), "little")
+        # a window's field holds at most 2 per round plus the credit: ``shift`` bits
+        self._span = max(self.config.windows) + 1
+        self._shift = (2 * self._span + naive).bit_length()
+        if 1 << (2 * self._shift + STREAK_BITS) >= 1 << (8 * FIELD):
+            raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
+        # PATTERNS[theirs][e]: the packed rewards of a half that expected e
         self._patterns = tuple(
             tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
         )

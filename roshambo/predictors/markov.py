@@ -14,6 +14,43 @@ from ..moves import Move
 from .base import SYMBOLS, argmax3, check_positive, check_source
 
 
+class ContinuationCounts:
+    """How often each move followed each context, over the match or the last ``window``
+    records (a ring of records, so forgetting the oldest is O(1)); each record counts
+    ``amount``."""
+
+    def __init__(self, window: int | None, amount: int = 1) -> None:
+        self.window = window
+        self.amount = amount
+        self.table: dict[int, list[int]] = {}
+        self._ring: list[tuple[int, Move]] = [(0, 0)] * (window or 0)
+        self._records = 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ContinuationCounts) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def row(self, context: int) -> list[int]:
+        """The counts after ``context``, created empty if it was never seen."""
+        row = self.table.get(context)
+        if row is None:
+            row = self.table[context] = [0, 0, 0]
+        return row
+
+    def add(self, context: int, row: list[int], move: Move) -> None:
+        """Count ``move`` after ``context`` (whose row is ``row``), forgetting the oldest."""
+        window = self.window
+        if window is not None:
+            slot = self._records % window
+            if self._records >= window:
+                old_context, old_move = self._ring[slot]
+                self.table[old_context][old_move] -= self.amount
+            self._ring[slot] = (context, move)
+        row[move] += self.amount
+        self._records += 1
+
+
 class MarkovChain:
     """Predict the continuation most often seen after the current context."""
 
@@ -33,37 +70,21 @@ class MarkovChain:
         self.reset()
 
     def reset(self) -> None:
-        self._table: dict[int, list[int]] = {}
+        self._counts = ContinuationCounts(self.num_records)
         self._context = 0  # last seq_len - 1 symbols, base 10 digits
         self._length = 0
-        self._ring: list[tuple[int, Move]] = [(0, 0)] * (self.num_records or 0)
-        self._records = 0
 
     def update(self, my_move: Move, their_move: Move) -> None:
         if self._length >= self.seq_len - 1:
-            self._count(self._context, their_move)
+            counts = self._counts
+            counts.add(self._context, counts.row(self._context), their_move)
         self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length += 1
-
-    def _count(self, context: int, move: Move) -> None:
-        table = self._table
-        window = self.num_records
-        if window is not None:
-            slot = self._records % window
-            if self._records >= window:
-                old_context, old_move = self._ring[slot]
-                table[old_context][old_move] -= 1
-            self._ring[slot] = (context, move)
-        row = table.get(context)
-        if row is None:
-            row = table[context] = [0, 0, 0]
-        row[move] += 1
-        self._records += 1
 
     def predict(self) -> Move | None:
         if self._length < self.seq_len - 1:
             return None
-        row = self._table.get(self._context)
+        row = self._counts.table.get(self._context)
         if row is None:
             return None
         if self.least:
@@ -102,36 +123,21 @@ class CalibratedMarkovChain:
         self.reset()
 
     def reset(self) -> None:
-        self._table: dict[int, list[int]] = {}
+        self._counts = ContinuationCounts(self.num_records, self.SCALE)
         self._bounds: dict[int, list[int]] = {}
         self._contradicted: set[int] = set()  # rows whose latest reply broke the model
         self._context = 0
         self._length = 0
-        self._ring: list[tuple[int, Move]] = [(0, 0)] * (self.num_records or 0)
-        self._records = 0
 
     def update(self, my_move: Move, their_move: Move) -> None:
         if self._length >= self.seq_len - 1:
             context = self._context
-            row = self._table.get(context)
-            if row is None:
-                row = self._table[context] = [0, 0, 0]
+            row = self._counts.row(context)
             self._constrain(context, row, (my_move + 2) % 3)
-            self._count(context, row, their_move)
+            self._counts.add(context, row, their_move)
         if self.seq_len > 1:
             self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length += 1
-
-    def _count(self, context: int, row: list[int], move: Move) -> None:
-        window = self.num_records
-        if window is not None:
-            slot = self._records % window
-            if self._records >= window:
-                old_context, old_move = self._ring[slot]
-                self._table[old_context][old_move] -= self.SCALE
-            self._ring[slot] = (context, move)
-        row[move] += self.SCALE
-        self._records += 1
 
     def _constrain(self, context: int, row: list[int], winner: Move) -> None:
         """Record that ``winner`` was the argmax (first on ties) of row + offsets.
@@ -180,7 +186,7 @@ class CalibratedMarkovChain:
     def predict(self) -> Move | None:
         if self._length < self.seq_len - 1:
             return None
-        row = self._table.get(self._context)
+        row = self._counts.table.get(self._context)
         if row is None or self._context in self._contradicted:
             return None  # no data, or the replies just contradicted the model: abstain
         bounds = self._bounds.get(self._context)

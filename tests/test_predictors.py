@@ -28,6 +28,7 @@ from roshambo.predictors import (
     OutcomeRollTable,
     Predictor,
     RandomGuess,
+    SharpestContext,
 )
 
 NAMES = list(PREDICTORS)
@@ -228,6 +229,10 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (OutcomeRollTable, {"decay": float("nan")}, float("nan")),
     (OutcomeRollTable, {"decay": "0.9"}, "0.9"),
     (OutcomeRollTable, {"decay": True}, True),
+    (SharpestContext, {"decay": 0}, 0),
+    (SharpestContext, {"decay": 1.01}, 1.01),
+    (SharpestContext, {"decay": "0.9"}, "0.9"),
+    (SharpestContext, {"decay": None}, None),
 ]
 
 
@@ -332,6 +337,29 @@ def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fract
     return None if roll is None else ((t if reference == "their" else m) + roll) % 3
 
 
+def sharpest_reference(rounds: Sequence[Round], decay: Fraction) -> Move | None:
+    """Exact weights: their move in round i counts decay ** (age in rounds) after each of
+    four views of round i - 1; the view with the largest top share wins, the first of
+    (theirs, ours), theirs, ours, none on ties; its top move, the first on ties."""
+    n = len(rounds)
+    if n == 0:
+        return None
+
+    def views(mine: Move, theirs: Move) -> list[tuple[Move | None, Move | None]]:
+        return [(theirs, mine), (theirs, None), (None, mine), (None, None)]
+
+    counts: dict[tuple[Move | None, Move | None], list[Fraction]] = {}
+    for i in range(1, n):
+        for view in views(*rounds[i - 1]):
+            counts.setdefault(view, [Fraction(0)] * 3)[rounds[i][1]] += decay ** (n - 1 - i)
+    best = None
+    for view in views(*rounds[-1]):
+        row = counts.get(view)
+        if row and (best is None or max(row) / sum(row) > max(best) / sum(best)):
+            best = row
+    return None if best is None else argmax_first(best)
+
+
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, FrequencyCounter):
         least = getattr(predictor, "least", False)
@@ -346,6 +374,9 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: outcome_roll_reference(rounds, predictor.reference, decay,
                                                      predictor.by_result)
+    if isinstance(predictor, SharpestContext):
+        decay = Fraction(predictor.decay).limit_denominator(1000)
+        return lambda rounds: sharpest_reference(rounds, decay)
     return None
 
 
@@ -374,6 +405,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     HistoryMatcher("both", max_len=2, window=1),
     OutcomeRollTable("their", decay=0.5), OutcomeRollTable("mine", decay=1.0),
     OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
+    SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)
@@ -623,6 +655,48 @@ def test_outcome_roll_table_recent_evidence_outweighs_old() -> None:
     for k in range(1, 21):
         expected = R if k <= 6 else S  # S + 1 while +1 still dominates, then S + 0
         assert got[51 + k] == expected, f"after {k} rounds of roll 0"
+
+
+def test_sharpest_context_decays_by_0_9_by_default() -> None:
+    predictor = SharpestContext()
+    assert predictor.decay == 0.9 and predictor.name == "sharpest"
+    assert SharpestContext(0.98).name == "sharpest-0_98"
+    script = mixed_rounds(52, 250)
+    expected = [sharpest_reference(script[:n], Fraction(9, 10)) for n in range(len(script) + 1)]
+    assert predictions(predictor, script) == expected
+    for other in (Fraction(8, 10), Fraction(1)):
+        assert expected != [sharpest_reference(script[:n], other) for n in range(len(script) + 1)]
+
+
+def test_sharpest_context_follows_a_rule_keyed_on_both_moves() -> None:
+    """Their move is a fixed function of the previous (ours, theirs) pair; our moves are
+    random. Only the joint view is sharp, and it is exact once each pair was seen."""
+    rng = random.Random(6)
+    rule = {(m, t): rng.randrange(3) for m in range(3) for t in range(3)}
+    rounds = [(rng.randrange(3), R)]
+    for _ in range(300):
+        rounds.append((rng.randrange(3), rule[rounds[-1]]))
+    got = predictions(SharpestContext(), rounds)
+    assert got[0] is None and got[1] is None  # nothing counted before a second round
+    assert all(got[n] == rule[rounds[n - 1]] for n in range(100, len(rounds) + 1))
+
+
+def test_sharpest_context_prefers_the_more_specific_view_on_ties() -> None:
+    # after R-then-P twice (ours and theirs alike), every view that saw it is fully sharp
+    predictor = SharpestContext()
+    for mine, theirs in [(R, R), (P, P), (R, R), (P, P), (R, R)]:
+        predictor.update(mine, theirs)
+    assert predictor.predict() == P
+
+
+def test_sharpest_context_follows_a_switch_through_its_specific_views() -> None:
+    """Thirty rounds of rock, then paper: the views keyed on their paper are new and fully
+    sharp after one paper-after-paper round, while the views that do not see their move
+    still lean to rock (30 decayed rocks against 1 paper)."""
+    rounds = [(S, R)] * 30 + [(S, P)] * 10
+    got = predictions(SharpestContext(), rounds)
+    assert got[2:32] == [R] * 30  # up to and including the first paper round
+    assert got[32:] == [P] * 9
 
 
 def test_random_guess_is_seeded_and_silent_before_the_first_round() -> None:

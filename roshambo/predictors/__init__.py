@@ -14,6 +14,7 @@ from .history import HistoryMatcher
 from .markov import CalibratedMarkovChain, MarkovChain
 from .outcome import OutcomeRollTable
 from .random_guess import RandomGuess
+from .sharpest import SharpestContext
 
 Factory = Callable[[random.Random], Predictor]
 
@@ -44,6 +45,7 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
+    factories.append(lambda rng: SharpestContext())
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 
@@ -71,4 +73,5 @@ __all__ = [
     "OutcomeRollTable",
     "Predictor",
     "RandomGuess",
+    "SharpestContext",
 ]

@@ -8,8 +8,9 @@ Either way a half (P or P') stands for one expected opponent move e, and its str
 plays ``e + 1 + k``.
 
 Each strategy is scored every round as if it had been played (+1 win, -1 loss, 0 tie),
-over sliding windows of the last 1000, 100, 10 and 5 rounds (Iocaine's horizons, without
-its 2 and 1, which added noise and cost a third of the choice in our measurements).
+over sliding windows of the last 1000, 100 and 10 rounds (Iocaine's horizons, without
+its 5, 2 and 1: against the fCC bots and the classic field they added noise, or nothing,
+and each window costs time every round).
 Per window, a meta-strategy plays the best-scoring strategy's move; the meta-meta level
 scores each meta-strategy and its two rotations (the second-guessing defence once more) and
 follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
@@ -72,7 +73,7 @@ ROTATED = tuple(
 class EnsembleConfig:
     """Tunable constants of the meta levels."""
 
-    windows: tuple[int, ...] = (1000, 100, 10, 5)
+    windows: tuple[int, ...] = (1000, 100, 10)
     meta_decay: float = 0.99
     hedge_threshold: float = -3.0
     trust_decay: float = 0.98
@@ -173,6 +174,9 @@ class Ensemble:
         rng = self._rng
         self._direct: list[Predictor] = [make(rng) for make in self._factories.values()]
         self._mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
+        # bound methods, looked up once per match rather than four times per predictor a round
+        self._steps = [(direct.update, mirror.update, direct.predict, mirror.predict)
+                       for direct, mirror in zip(self._direct, self._mirror)]
         self._expected: list[int] = [NO_MOVE] * (2 * len(self._direct))
         self._rounds = 0
         self._total = self._prior  # packed cumulative (reward + 1) of every strategy
@@ -212,12 +216,12 @@ class Ensemble:
         ]
         expected = self._expected
         i = 0
-        for direct, mirror in zip(self._direct, self._mirror):
-            direct.update(mine, theirs)
-            mirror.update(theirs, mine)
-            p = direct.predict()
+        for update, update_mirror, predict, predict_mirror in self._steps:
+            update(mine, theirs)
+            update_mirror(theirs, mine)
+            p = predict()
             expected[i] = NO_MOVE if p is None else p
-            q = mirror.predict()
+            q = predict_mirror()
             expected[i + 1] = NO_MOVE if q is None else (q + 1) % 3
             i += 2
 

@@ -21,6 +21,7 @@ from conftest import executed_lines
 from roshambo.moves import Move, beats, outcome
 from roshambo.predictors import (
     PREDICTORS,
+    BlendedContexts,
     CalibratedMarkovChain,
     FrequencyCounter,
     HistoryMatcher,
@@ -229,6 +230,9 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (OutcomeRollTable, {"decay": float("nan")}, float("nan")),
     (OutcomeRollTable, {"decay": "0.9"}, "0.9"),
     (OutcomeRollTable, {"decay": True}, True),
+    (BlendedContexts, {"max_order": 0}, 0),
+    (BlendedContexts, {"max_order": 2.5}, 2.5),
+    (BlendedContexts, {"source": "ours"}, "ours"),
     (SharpestContext, {"decay": 0}, 0),
     (SharpestContext, {"decay": 1.01}, 1.01),
     (SharpestContext, {"decay": "0.9"}, "0.9"),
@@ -360,6 +364,23 @@ def sharpest_reference(rounds: Sequence[Round], decay: Fraction) -> Move | None:
     return None if best is None else argmax_first(best)
 
 
+def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Move | None:
+    """For every order L up to max_order, the counts of their moves after each earlier
+    occurrence of the last L symbols, weighted by their own total; the top of the sum."""
+    symbols = [symbol(source, m, t) for m, t in rounds]
+    theirs = [t for _, t in rounds]
+    n = len(rounds)
+    blend = [0, 0, 0]
+    for length in range(1, min(max_order, n) + 1):
+        context = symbols[n - length:]
+        counts = [0, 0, 0]
+        for i in range(length, n):
+            if symbols[i - length:i] == context:
+                counts[theirs[i]] += 1
+        blend = [b + sum(counts) * c for b, c in zip(blend, counts)]
+    return argmax_first(blend)
+
+
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, FrequencyCounter):
         least = getattr(predictor, "least", False)
@@ -374,6 +395,8 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: outcome_roll_reference(rounds, predictor.reference, decay,
                                                      predictor.by_result)
+    if isinstance(predictor, BlendedContexts):
+        return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
     if isinstance(predictor, SharpestContext):
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: sharpest_reference(rounds, decay)
@@ -406,6 +429,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     OutcomeRollTable("their", decay=0.5), OutcomeRollTable("mine", decay=1.0),
     OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
     SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
+    BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)
@@ -697,6 +721,36 @@ def test_sharpest_context_follows_a_switch_through_its_specific_views() -> None:
     got = predictions(SharpestContext(), rounds)
     assert got[2:32] == [R] * 30  # up to and including the first paper round
     assert got[32:] == [P] * 9
+
+
+def test_blended_contexts_scripted() -> None:
+    rounds = [(R, t) for t in moves("RRRRRRP")]
+    # after six rocks every order's context was followed by rock only
+    assert predictions(BlendedContexts(3, "their"), rounds)[6] == R
+    # a paper never followed by anything: no order has a row, no prediction
+    assert predictions(BlendedContexts(1, "their"), rounds)[7] is None
+    # a cycle locks on as soon as each context has been followed once
+    cycle = [(R, t) for t in moves("RPS" * 10)]
+    assert predictions(BlendedContexts(4, "both"), cycle)[4:] == moves("RPS" * 10)[4:] + [R]
+
+
+def test_blended_contexts_weighting_is_what_decides() -> None:
+    """The reference pins the count weighting: a plain sum of the orders' rows, or the
+    longest order alone, would predict differently on the same rounds."""
+    script = mixed_rounds(53, 250)
+    got = predictions(BlendedContexts(4), script)
+
+    def plain_sum(rounds: Sequence[Round]) -> Move | None:
+        n, total = len(rounds), [0, 0, 0]
+        for length in range(1, min(4, n) + 1):
+            row = [sum(1 for i in range(length, n) if [symbol("both", *r) for r in rounds[i - length:i]]
+                       == [symbol("both", *r) for r in rounds[n - length:]] and rounds[i][1] == m)
+                   for m in range(3)]
+            total = [a + b for a, b in zip(total, row)]
+        return argmax_first(total)
+
+    assert got != [plain_sum(script[:n]) for n in range(len(script) + 1)]
+    assert got != [markov_reference(script[:n], 5, None, "both") for n in range(len(script) + 1)]
 
 
 def test_random_guess_is_seeded_and_silent_before_the_first_round() -> None:

@@ -9,6 +9,7 @@ import random
 from typing import Callable
 
 from .base import Predictor
+from .blend import BlendedContexts
 from .frequency import FrequencyCounter
 from .history import HistoryMatcher
 from .markov import CalibratedMarkovChain, MarkovChain
@@ -43,6 +44,7 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
     factories.append(lambda rng: SharpestContext())
+    factories.append(lambda rng: BlendedContexts(4))
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 
@@ -62,6 +64,7 @@ PREDICTORS: dict[str, Factory] = _registry()
 
 __all__ = [
     "PREDICTORS",
+    "BlendedContexts",
     "Factory",
     "CalibratedMarkovChain",
     "FrequencyCounter",

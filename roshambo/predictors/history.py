@@ -6,10 +6,10 @@ pairs. Instead of rescanning the history, an index maps every context of length 
 (encoded as an integer) to the position just after its latest occurrence, so each round
 costs O(max_len) whatever the length of the match, and indexing a context one symbol
 longer only when its shorter form recurs keeps memory at O(1) entries per round. With a
-window, the index forgets contexts whose latest occurrence has left the window (rebuilt from
-the history, one round's contexts at a time), so its size, and with it the cost of a lookup,
-stays bounded
-however long the match: Iocaine's own longest history age is 1000 rounds.
+window, a context whose latest occurrence has left the window counts as never seen (its
+position says so at lookup), and once every ``window`` rounds the index drops all such
+contexts in one pass, so its size stays bounded however long the match, at an amortized
+O(1) a round: Iocaine's own longest history age is 1000 rounds.
 """
 from __future__ import annotations
 
@@ -42,7 +42,6 @@ class HistoryMatcher:
         self._symbols = bytearray()
         self._theirs = bytearray()
         self._index: dict[int, int] = {}
-        self._depth = bytearray()  # how many contexts each round indexed (at most max_len)
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> None:
@@ -52,43 +51,28 @@ class HistoryMatcher:
         end = len(symbols)  # position that follows the current context
         index = self._index
         window = self.window
+        # positions start at 1 (0: never seen); those before ``oldest`` have expired
+        oldest = 1 if window is None or end <= window else end - window
         key = 0
         weight = 1
         found = None
-        depth = 0
         for length in range(1, min(self.max_len, end) + 1):
             key += symbols[end - length] * weight
             weight *= self._base
-            position = index.get(key)
+            position = index.get(key, 0)
             index[key] = end
-            depth = length
-            if position is None:
-                # A context seen for the first time: no longer one can have occurred, and
-                # indexing stops here, so the index grows by O(1) entries a round and a
-                # repeated context is learnt one symbol longer each time it recurs (LZ78).
+            if position < oldest:
+                # A context seen for the first time (or not within the window): no longer
+                # one can have occurred, and indexing stops here, so the index grows by O(1)
+                # entries a round and a repeated context is learnt one symbol longer each
+                # time it recurs (LZ78).
                 break
             found = position
         self._prediction = self._theirs[found] if found is not None else None
-        if window is not None:
-            self._depth.append(depth)
-            if end > window:
-                self._forget(end - window)
-
-    def _forget(self, position: int) -> None:
-        """Drop the contexts indexed at ``position`` whose latest occurrence is still there.
-
-        Those contexts are the suffixes, of lengths 1 to the depth indexed then, of the
-        symbols before ``position``: rebuilt from the history, they need no queue of keys.
-        """
-        symbols = self._symbols
-        index = self._index
-        key = 0
-        weight = 1
-        for length in range(1, self._depth[position - 1] + 1):
-            key += symbols[position - length] * weight
-            weight *= self._base
-            if index.get(key) == position:
-                del index[key]
+        if window is not None and end % window == 0 and end > window:
+            # drop what has expired: one pass every ``window`` rounds, over an index of at
+            # most ``max_len`` entries per round of the window
+            self._index = {key: position for key, position in index.items() if position >= end - window}
 
     def predict(self) -> Move | None:
         return self._prediction

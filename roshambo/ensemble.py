@@ -172,12 +172,11 @@ class Ensemble:
 
     def reset(self) -> None:
         rng = self._rng
-        self._direct: list[Predictor] = [make(rng) for make in self._factories.values()]
-        self._mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
+        direct: list[Predictor] = [make(rng) for make in self._factories.values()]
+        mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
         # bound methods, looked up once per match rather than four times per predictor a round
-        self._steps = [(direct.update, mirror.update, direct.predict, mirror.predict)
-                       for direct, mirror in zip(self._direct, self._mirror)]
-        self._expected: list[int] = [NO_MOVE] * (2 * len(self._direct))
+        self._steps = [(d.update, m.update, d.predict, m.predict) for d, m in zip(direct, mirror)]
+        self._expected: list[int] = [NO_MOVE] * (2 * len(direct))
         self._rounds = 0
         self._total = self._prior  # packed cumulative (reward + 1) of every strategy
         self._streaks = 0  # packed current winning streak of every strategy

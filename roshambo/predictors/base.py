@@ -59,6 +59,17 @@ def check_decay(value: object, what: str) -> float:
     return float(value)
 
 
+RESCALE_AT = 1e100  # a lazily decayed table folds its weight back in before floats lose range
+
+
+def fold_weight(rows: list[list[float]], weight: float) -> float:
+    """Divide every cell of a table kept scaled by ``weight`` (decay ** -rounds, so that a
+    round adds one weight instead of decaying every cell) and return the new weight, 1.0."""
+    for row in rows:
+        row[:] = [cell / weight for cell in row]
+    return 1.0
+
+
 def argmax3(counts: list[float]) -> Move | None:
     """Index of the largest of three counts, the first on ties; None when all are zero."""
     a, b, c = counts

@@ -10,7 +10,7 @@ to bots that rotate (Billings' "rotatebot") or answer our last move by rule.
 from __future__ import annotations
 
 from ..moves import Move, outcome
-from .base import argmax3, check_decay, check_source
+from .base import RESCALE_AT, argmax3, check_decay, check_source, fold_weight
 
 
 class OutcomeRollTable:
@@ -37,10 +37,8 @@ class OutcomeRollTable:
         self._weight /= self.decay
         if self._result is not None:
             self._table[self._result][(their_move - self._reference) % 3] += self._weight
-        if self._weight > 1e100:
-            for row in self._table:
-                row[:] = [cell / self._weight for cell in row]
-            self._weight = 1.0
+        if self._weight > RESCALE_AT:
+            self._weight = fold_weight(self._table, self._weight)
         self._result = outcome(their_move, my_move) + 1 if self.by_result else 0
         self._reference = their_move if self.reference == "their" else my_move
 

@@ -12,9 +12,7 @@ in the ensemble against the classic field).
 from __future__ import annotations
 
 from ..moves import Move
-from .base import argmax3, check_decay
-
-RESCALE_AT = 1e100  # fold the lazy weight back in before floats lose range
+from .base import RESCALE_AT, argmax3, check_decay, fold_weight
 
 
 class SharpestContext:
@@ -45,9 +43,7 @@ class SharpestContext:
             for view in self._views:
                 rows[view][their_move] += weight
         if self._weight > RESCALE_AT:
-            for row in rows:
-                row[:] = [cell / self._weight for cell in row]
-            self._weight = 1.0
+            self._weight = fold_weight(rows, self._weight)
         self._views = (4 * their_move + my_move, 4 * their_move + 3, 12 + my_move, 15)
 
     def predict(self) -> Move | None:

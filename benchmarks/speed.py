@@ -1,14 +1,17 @@
 """Speed and memory of the engine beside a frequency-counting baseline, measured in one run.
 
 Per-move time is the median over ``runs`` matches of each size against a random opponent
-(its moves drawn up front from the seed, so only the player's ``move`` calls are timed). The
-runs of all sizes and players are interleaved, round after round, so that a shared machine's
-changing load falls on all of them alike. The ratio of per-move time at the largest size to
-the smallest shows whether a move stays O(1) as the history grows; so does the ratio, inside
-each timed match of the largest size, of its last 1,000 moves to its first 1,000 (median
-over the runs), which no drift between runs can touch. Beside our engine run two baselines:
-a frequency counter (the cheapest adaptive player) and the freeCodeCamp write-up's Markov
-chain (one real predictor), so "the engine costs N Markov chains" survives a noisy machine.
+(its moves drawn up front from the seed, so only the player's ``move`` calls are timed), in
+CPU time of this process (``time.process_time``): on a shared machine, the time other
+processes hold the CPU is not charged to the player. The runs of all sizes and players are
+interleaved, round after round, so that a changing load (caches, clock) falls on all of them
+alike. The ratio of per-move time at the largest size to the smallest shows whether a move
+stays O(1) as the history grows; so does the ratio, inside each timed match of the largest
+size, of its last moves to its first: the median of ``DRIFT_CHUNKS`` chunks of 1,000 moves
+at each end (median over the runs), which neither drift between runs nor one slow chunk can
+move much. Beside our engine run two baselines: a frequency counter (the cheapest adaptive
+player) and the freeCodeCamp write-up's Markov chain (one real predictor), so "the engine
+costs N Markov chains" survives a noisy machine.
 Memory is the tracemalloc peak of one match of ``memory_moves`` moves (a separate run:
 tracemalloc slows everything down), per move.
 
@@ -29,6 +32,7 @@ from pathlib import Path
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
+DRIFT_CHUNKS = 10  # chunks timed at each end of a match for the last/first ratio
 
 
 Factory = Callable[[random.Random], object]
@@ -46,7 +50,8 @@ class Timing:
 
 @dataclass(frozen=True)
 class Drift:
-    """Inside matches of ``moves`` moves: last ``chunk`` moves' per-move time / first ``chunk``'s."""
+    """Inside matches of ``moves`` moves: the median per-move time of the last ``DRIFT_CHUNKS``
+    chunks of ``chunk`` moves over that of the first ones."""
 
     player: str
     moves: int
@@ -104,24 +109,29 @@ def _play(player: object, theirs: Sequence[int]) -> None:
 
 def _timed_match(factory: Factory, moves: int, seeds: random.Random,
                  chunk: int) -> tuple[float, float | None]:
-    """Seconds per move of one fresh match, and its last/first ``chunk`` per-move ratio."""
+    """CPU seconds per move of one fresh match, and its last/first per-move ratio: the
+    median ``chunk``-move chunk of the last ``DRIFT_CHUNKS`` over that of the first (None
+    when the match is too short to hold both ends apart)."""
     theirs = _random_moves(moves, seeds.getrandbits(64))
     player = factory(random.Random(seeds.getrandbits(64)))
     move = player.move  # type: ignore[attr-defined]
+    clock = time.process_time
     last = None
-    marks = [time.perf_counter()]
-    edges = {chunk, moves - chunk} if moves >= 2 * chunk else set()
+    marks = [clock()]
     for index, their_move in enumerate(theirs, 1):
         move(last)
         last = their_move
-        if index in edges:
-            marks.append(time.perf_counter())
-    marks.append(time.perf_counter())
-    elapsed = marks[-1] - marks[0]
-    if len(marks) == 4:
-        first, last_chunk = marks[1] - marks[0], marks[3] - marks[2]
-        return elapsed / moves, last_chunk / first
-    return elapsed / moves, None
+        if index % chunk == 0:
+            marks.append(clock())
+    end = clock()
+    chunks = [later - earlier for earlier, later in zip(marks, marks[1:])]
+    ends = min(DRIFT_CHUNKS, len(chunks) // 2)
+    ratio = None
+    if ends:
+        first = statistics.median(chunks[:ends])
+        if first > 0:
+            ratio = statistics.median(chunks[-ends:]) / first
+    return (end - marks[0]) / moves, ratio
 
 
 def time_player(name: str, factory: Factory, moves: int, runs: int, seed: int) -> Timing:
@@ -195,8 +205,8 @@ def format_report(report: SpeedReport) -> str:
                     f"{m.bytes_per_move:.1f}"] for m in report.memory]
     runs = report.timings[0].runs if report.timings else 0
     drift_rows = [[d.player, f"{d.moves:,}", f"{d.ratio:.2f}"] for d in report.drift]
-    drift_table = ["", f"inside each match: per-move time of the last {DRIFT_CHUNK:,} moves / the first "
-                   f"{DRIFT_CHUNK:,} (median over the runs)",
+    drift_table = ["", f"inside each match: median per-move time of its last {DRIFT_CHUNKS} chunks of "
+                   f"{DRIFT_CHUNK:,} moves / of its first {DRIFT_CHUNKS} (median over the runs)",
                    _table(["player", "moves", "last/first"], drift_rows)] if drift_rows else []
     return "\n".join([
         f"per-move time, median of {runs} interleaved run(s) against random moves (seed {report.seed})",

@@ -1,11 +1,12 @@
 """Speed and memory of the engine beside a frequency-counting baseline, measured in one run.
 
-Per-move time is the median over ``runs`` matches of each size against a random opponent
-(its moves drawn up front from the seed, so only the player's ``move`` calls are timed), in
-CPU time of this process (``time.process_time``): on a shared machine, the time other
-processes hold the CPU is not charged to the player. The runs of all sizes and players are
-interleaved, round after round, so that a changing load (caches, clock) falls on all of them
-alike. The ratio of per-move time at the largest size to the smallest shows whether a move
+Per-move time is the median over matches of each size against a random opponent
+(its moves drawn up front from the seed, so only the player's ``move`` calls are timed),
+in CPU time of this process (``time.process_time``): on a shared machine, the time other
+processes hold the CPU is not charged to the player. Every size plays as many moves (each
+of the ``runs`` rounds plays ``largest // size`` matches of a size, at most
+``MAX_REPEATS``), and the matches of all sizes and players are interleaved, round after
+round, so that a changing load (caches, clock) falls on all of them alike. The ratio of per-move time at the largest size to the smallest shows whether a move
 stays O(1) as the history grows; so does the ratio, inside each timed match of the largest
 size, of its last moves to its first: the median of ``DRIFT_CHUNKS`` chunks of 1,000 moves
 at each end (median over the runs), which neither drift between runs nor one slow chunk can
@@ -33,6 +34,7 @@ from pathlib import Path
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
 DRIFT_CHUNKS = 10  # chunks timed at each end of a match for the last/first ratio
+MAX_REPEATS = 100  # most matches of one size in a run
 
 
 Factory = Callable[[random.Random], object]
@@ -179,14 +181,19 @@ def measure(players: Mapping[str, Factory] | None = None, *,
     seeds = {(name, moves): random.Random(seed) for moves in sizes for name in players}
     samples: dict[tuple[str, int], list[float]] = {key: [] for key in seeds}
     drifts: dict[str, list[float]] = {name: [] for name in players}
+    largest = max(sizes)
+    # a run plays as many moves at every size (short matches are more of them, up to a cap),
+    # so a short size's median is not left to a few tenths of a second of a noisy machine
+    repeats = {moves: min(MAX_REPEATS, max(1, largest // moves)) for moves in sizes}
     for _ in range(runs):
         for moves in sizes:
-            for name, factory in players.items():
-                per_move, drift = _timed_match(factory, moves, seeds[(name, moves)], DRIFT_CHUNK)
-                samples[(name, moves)].append(per_move)
-                if drift is not None and moves == max(sizes):
-                    drifts[name].append(drift)
-    timings = tuple(Timing(name, moves, runs, statistics.median(samples[(name, moves)]))
+            for _ in range(repeats[moves]):
+                for name, factory in players.items():
+                    per_move, drift = _timed_match(factory, moves, seeds[(name, moves)], DRIFT_CHUNK)
+                    samples[(name, moves)].append(per_move)
+                    if drift is not None and moves == largest:
+                        drifts[name].append(drift)
+    timings = tuple(Timing(name, moves, runs * repeats[moves], statistics.median(samples[(name, moves)]))
                     for moves in sizes for name in players)
     drift = tuple(Drift(name, max(sizes), DRIFT_CHUNK, statistics.median(values))
                   for name, values in drifts.items() if values)
@@ -203,13 +210,15 @@ def format_report(report: SpeedReport) -> str:
              f"{report.growth(name):.2f}"] for name in report.players()]
     memory_rows = [[m.player, f"{m.moves:,}", f"{m.peak_bytes / 1024:,.0f}",
                     f"{m.bytes_per_move:.1f}"] for m in report.memory]
-    runs = report.timings[0].runs if report.timings else 0
+    matches = ", ".join(f"{t.runs} of {t.moves:,}" for t in report.timings
+                        if t.player == report.timings[0].player)
     drift_rows = [[d.player, f"{d.moves:,}", f"{d.ratio:.2f}"] for d in report.drift]
     drift_table = ["", f"inside each match: median per-move time of its last {DRIFT_CHUNKS} chunks of "
                    f"{DRIFT_CHUNK:,} moves / of its first {DRIFT_CHUNKS} (median over the runs)",
                    _table(["player", "moves", "last/first"], drift_rows)] if drift_rows else []
     return "\n".join([
-        f"per-move time, median of {runs} interleaved run(s) against random moves (seed {report.seed})",
+        f"per-move time, median over interleaved matches against random moves ({matches} moves; "
+        f"seed {report.seed})",
         _table(headers, rows),
         *drift_table,
         "",

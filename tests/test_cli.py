@@ -92,8 +92,9 @@ def test_speed_measure_returns_every_figure() -> None:
     assert speed is not None
     players = {"frequency": speed.default_players()["frequency"]}
     result = speed.measure(players, sizes=(10, 40), runs=3, memory_moves=25, seed=1)
+    # every size plays as many moves: four 10-move matches a round against one of 40
     assert [(t.player, t.moves, t.runs) for t in result.timings] == [
-        ("frequency", 10, 3), ("frequency", 40, 3)]
+        ("frequency", 10, 12), ("frequency", 40, 3)]
     assert all(t.seconds_per_move > 0 for t in result.timings)
     assert result.growth("frequency") > 0
     (memory,) = result.memory

@@ -222,6 +222,8 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (FrequencyCounter, {"window": 0}, 0),
     (FrequencyCounter, {"window": -5}, -5),
     (FrequencyCounter, {"window": 2.5}, 2.5),
+    (FrequencyCounter, {"min_count": 0}, 0),
+    (FrequencyCounter, {"min_count": 1.5}, 1.5),
     (OutcomeRollTable, {"reference": "both"}, "both"),
     (OutcomeRollTable, {"reference": "x"}, "x"),
     (OutcomeRollTable, {"decay": 0.0}, 0.0),
@@ -263,8 +265,12 @@ def argmax_first(counts: Sequence[float]) -> Move | None:
     return next(m for m in range(3) if counts[m] == top)
 
 
-def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool = False) -> Move | None:
-    """The most (or, for ``least``, the least) counted of their moves, first on ties."""
+def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool = False,
+                        min_count: int = 1) -> Move | None:
+    """The most (or, for ``least``, the least) counted of their moves, first on ties; nothing
+    before ``min_count`` moves."""
+    if len(rounds) < min_count:
+        return None
     theirs = [t for _, t in rounds]
     seen = theirs if window is None else theirs[-window:]
     if not least:
@@ -384,7 +390,7 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, FrequencyCounter):
         least = getattr(predictor, "least", False)
-        return lambda rounds: frequency_reference(rounds, predictor.window, least)
+        return lambda rounds: frequency_reference(rounds, predictor.window, least, predictor.min_count)
     if isinstance(predictor, MarkovChain):
         return lambda rounds: markov_reference(rounds, predictor.seq_len, predictor.num_records,
                                                predictor.source, predictor.least)
@@ -422,6 +428,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
 
 @pytest.mark.parametrize("predictor", [
     FrequencyCounter(None), FrequencyCounter(1), FrequencyCounter(3), FrequencyCounter(7),
+    FrequencyCounter(None, min_count=4), FrequencyCounter(5, least=True, min_count=2),
     MarkovChain(2, num_records=1), MarkovChain(2, num_records=4), MarkovChain(4, source="mine"),
     MarkovChain(3, num_records=7, source="both"), MarkovChain(3, num_records=5, least=True),
     HistoryMatcher("their", max_len=1), HistoryMatcher("mine", max_len=3, window=5),
@@ -517,6 +524,12 @@ def test_frequency_counter_window_semantics() -> None:
     assert predictions(FrequencyCounter(1), rounds) == [None, R, R, P, P, S]
     # our own moves never count
     assert predictions(FrequencyCounter(3), [(t, t) for _, t in rounds]) == predictions(FrequencyCounter(3), rounds)
+
+
+def test_frequency_counter_waits_for_min_count_moves() -> None:
+    rounds = [(S, t) for t in moves("RRPPS")]
+    assert predictions(FrequencyCounter(min_count=3), rounds) == [None, None, None, R, R, R]
+    assert predictions(FrequencyCounter(None, least=True, min_count=2), rounds) == [None, None, P, S, S, S]
 
 
 def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:

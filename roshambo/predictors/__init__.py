@@ -34,9 +34,13 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: MarkovChain(3, num_records=100, source="both"))
     for seq_len in (3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
-    for window in (None, 10):
-        factories.append(lambda rng, w=window: FrequencyCounter(w))
-    factories.append(lambda rng: FrequencyCounter(None, least=True))
+    # the whole-match counters wait for 3 moves: measured over 3,600 fCC scenario matches,
+    # their one- and two-move guesses cost quincy 0.6 games a match and abbey 0.2, while
+    # the 10-move window (the model of an opponent counting our recent moves) needs to speak
+    # at once
+    factories.append(lambda rng: FrequencyCounter(None, min_count=3))
+    factories.append(lambda rng: FrequencyCounter(10))
+    factories.append(lambda rng: FrequencyCounter(None, least=True, min_count=3))
     factories.append(lambda rng: CalibratedMarkovChain(2))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
     factories.append(lambda rng: CalibratedMarkovChain(1))

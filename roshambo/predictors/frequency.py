@@ -13,12 +13,16 @@ class FrequencyCounter:
     """Predict the opponent's most frequent move (first of R, P, S on ties).
 
     With ``least=True`` predict the least frequent one instead: the move an opponent that
-    keeps its counts flat is due to play (Billings 1999, "flatbot").
+    keeps its counts flat is due to play (Billings 1999, "flatbot"). With ``min_count`` the
+    counter stays silent until it has counted that many moves: a "most frequent" move read
+    off one or two moves is noise, and an ensemble that scores every strategy lets such noise
+    lead for a while by luck.
     """
 
-    def __init__(self, window: int | None = None, least: bool = False) -> None:
+    def __init__(self, window: int | None = None, least: bool = False, min_count: int = 1) -> None:
         self.window = check_positive(window, "window", allow_none=True)
         self.least = bool(least)
+        self.min_count = check_positive(min_count, "min_count")
         stem = "rarity" if self.least else "frequency"
         self.name = stem if window is None else f"{stem}@{window}"
         self.reset()
@@ -39,7 +43,7 @@ class FrequencyCounter:
         self._seen += 1
 
     def predict(self) -> Move | None:
-        if self._seen == 0:
+        if self._seen < self.min_count:
             return None
         if self.least:
             a, b, c = self._counts

@@ -1,18 +1,19 @@
 """Speed and memory of the engine beside a frequency-counting baseline, measured in one run.
 
-Per-move time is the median over matches of each size against a random opponent
-(its moves drawn up front from the seed, so only the player's ``move`` calls are timed),
-in CPU time of this process (``time.process_time``): on a shared machine, the time other
-processes hold the CPU is not charged to the player. Every size plays as many moves (each
-of the ``runs`` rounds plays ``largest // size`` matches of a size, at most
-``MAX_REPEATS``), and the matches of all sizes and players are interleaved, round after
-round, so that a changing load (caches, clock) falls on all of them alike. The ratio of per-move time at the largest size to the smallest shows whether a move
-stays O(1) as the history grows; so does the ratio, inside each timed match of the largest
-size, of its last moves to its first: the median of ``DRIFT_CHUNKS`` chunks of 1,000 moves
-at each end (median over the runs), which neither drift between runs nor one slow chunk can
-move much. Beside our engine run two baselines: a frequency counter (the cheapest adaptive
-player) and the freeCodeCamp write-up's Markov chain (one real predictor), so "the engine
-costs N Markov chains" survives a noisy machine.
+Per-move time is the median over matches of each size against a random opponent (its
+moves drawn up front from the seed, so only the player's ``move`` calls are timed), in CPU
+time of this process (``time.process_time``): on a shared machine, the time other processes
+hold the CPU is not charged to the player. Every size plays as many moves (each of the
+``runs`` rounds plays ``largest // size`` matches of a size, at most ``MAX_REPEATS``), and
+the matches of all sizes and players are interleaved, round after round, so that a changing
+load (caches, clock) falls on all of them alike. The ratio of per-move time at the largest
+size to the smallest shows whether a move stays O(1) as the history grows; so does the
+ratio, inside each timed match of the largest size, of its last moves to its first: the
+median of ``DRIFT_CHUNKS`` chunks of 1,000 moves at each end (median over the runs), which
+neither drift between runs nor one slow chunk can move much. Beside our engine run two
+baselines: a frequency counter (the cheapest adaptive player) and the freeCodeCamp
+write-up's Markov chain (one real predictor), so "the engine costs N Markov chains"
+survives a noisy machine.
 Memory is the tracemalloc peak of one match of ``memory_moves`` moves (a separate run:
 tracemalloc slows everything down), per move.
 

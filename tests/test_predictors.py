@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import itertools
 import random
+from collections import Counter
 import re
 import time
 from fractions import Fraction
@@ -30,6 +31,7 @@ from roshambo.predictors import (
     Predictor,
     RandomGuess,
     SharpestContext,
+    WindowLeaders,
 )
 
 NAMES = list(PREDICTORS)
@@ -239,6 +241,9 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (SharpestContext, {"decay": 1.01}, 1.01),
     (SharpestContext, {"decay": "0.9"}, "0.9"),
     (SharpestContext, {"decay": None}, None),
+    (WindowLeaders, {"source": "both"}, "both"),
+    (WindowLeaders, {"window": 0}, 0),
+    (WindowLeaders, {"min_count": 0}, 0),
 ]
 
 
@@ -387,6 +392,32 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
     return argmax_first(blend)
 
 
+def leaders_reference(rounds: Sequence[Round], source: str, window: int, min_count: int) -> Move | None:
+    """Recount from scratch: the moves tied for the lead of the side's last ``window`` moves,
+    in order of first appearance there, and what the opponent played next after each such
+    context; an unseen context borrows the latest reaction to a single leader."""
+    def leaders(n: int) -> list[Move]:
+        side = [m if source == "mine" else t for m, t in rounds[:n]][-window:]
+        top = max(side.count(m) for m in range(3))
+        return sorted((m for m in range(3) if side.count(m) == top), key=side.index)
+
+    n = len(rounds)
+    if n == 0 or n < min_count:
+        return None
+    current = leaders(n)
+    counts = [0, 0, 0]
+    offset = None
+    for i in range(1, n):
+        before = leaders(i)
+        if before == current:
+            counts[rounds[i][1]] += 1
+        if len(before) == 1:
+            offset = (rounds[i][1] - before[0]) % 3
+    if any(counts):
+        return argmax_first(counts)
+    return None if offset is None else (current[0] + offset) % 3
+
+
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, FrequencyCounter):
         least = getattr(predictor, "least", False)
@@ -406,6 +437,9 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
     if isinstance(predictor, SharpestContext):
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: sharpest_reference(rounds, decay)
+    if isinstance(predictor, WindowLeaders):
+        return lambda rounds: leaders_reference(rounds, predictor.source, predictor.window,
+                                                predictor.min_count)
     return None
 
 
@@ -437,6 +471,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
     SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
     BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
+    WindowLeaders("mine", 1), WindowLeaders("mine", 4), WindowLeaders("their", 7, min_count=5),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)
@@ -530,6 +565,26 @@ def test_frequency_counter_waits_for_min_count_moves() -> None:
     rounds = [(S, t) for t in moves("RRPPS")]
     assert predictions(FrequencyCounter(min_count=3), rounds) == [None, None, None, R, R, R]
     assert predictions(FrequencyCounter(None, least=True, min_count=2), rounds) == [None, None, P, S, S, S]
+
+
+def test_window_leaders_learns_a_first_seen_tie_rule() -> None:
+    # the opponent beats the most common of our last 4 moves, ties going to the move seen
+    # first in that window (collections.Counter.most_common); a fixed-order counter errs on
+    # ties, the leaders predictor learns every context and then never does
+    rng = random.Random(3)
+    ours = [rng.randrange(3) for _ in range(400)]
+    theirs = []
+    for i in range(len(ours)):
+        recent = ours[max(0, i - 4):i]
+        common = Counter(recent).most_common(1)[0][0] if recent else R
+        theirs.append((common + 1) % 3)
+    rounds = list(zip(ours, theirs))
+    got = predictions(WindowLeaders("mine", 4), rounds)
+    assert all(got[n] == theirs[n] for n in range(200, 400))
+    # beating our most frequent move with ties to R, then P, then S is right only off ties
+    ours_counted = predictions(FrequencyCounter(4), [(t, m) for m, t in rounds])
+    fixed = [None if f is None else (f + 1) % 3 for f in ours_counted]
+    assert sum(fixed[n] != theirs[n] for n in range(200, 400)) > 20
 
 
 def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:

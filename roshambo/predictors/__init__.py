@@ -12,6 +12,7 @@ from .base import Predictor
 from .blend import BlendedContexts
 from .frequency import FrequencyCounter
 from .history import HistoryMatcher
+from .leaders import WindowLeaders
 from .markov import CalibratedMarkovChain, MarkovChain
 from .outcome import OutcomeRollTable
 from .random_guess import RandomGuess
@@ -44,6 +45,9 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: CalibratedMarkovChain(2))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
     factories.append(lambda rng: CalibratedMarkovChain(1))
+    # what an opponent counting our last 10 moves does, whatever its tie rule (waits for 3,
+    # as the whole-match counters do)
+    factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
@@ -78,4 +82,5 @@ __all__ = [
     "Predictor",
     "RandomGuess",
     "SharpestContext",
+    "WindowLeaders",
 ]

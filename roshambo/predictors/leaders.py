@@ -1,0 +1,91 @@
+"""Window leaders: the opponent's move as a reaction to which moves lead a recent window.
+
+A frequency player reacts to the most frequent of our last few moves and breaks ties its own
+way: a fixed order (which the calibrated chains learn) or the order in which the tied moves
+entered the window, as Python's ``max`` over a ``set``, ``dict`` or ``Counter`` does. This
+predictor learns the reaction itself instead of assuming one. Its context is the set of moves
+tied for the lead of a side's last ``window`` moves, in their order of first appearance
+there; it predicts the continuation most often seen after that context. A context not seen
+yet borrows the reaction last seen to a single leader (their move relative to it), applied
+to the earliest of the tied moves, so the predictor speaks from the first reaction on. It
+models any opponent whose move depends on which of our moves lead our recent counts
+(Billings 1999, the "freqbot" family, with the tie rule left open), at O(1) work a round.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from ..moves import Move
+from .base import argmax3, check_positive, check_source
+
+
+class WindowLeaders:
+    """Predict their move from the leading moves of a recent window, in first-seen order.
+
+    ``source`` is the side whose window is read ("mine": the opponent reacts to our moves);
+    the predictor is silent until ``min_count`` moves have been seen.
+    """
+
+    def __init__(self, source: str = "mine", window: int = 10, min_count: int = 1) -> None:
+        self.source = check_source(source)
+        if source == "both":
+            raise ValueError(f"invalid source {source!r}: a window's leaders are one side's moves")
+        self.window = check_positive(window, "window")
+        self.min_count = check_positive(min_count, "min_count")
+        self.name = f"leaders{window}-{source}"
+        self._mine = source == "mine"
+        self.reset()
+
+    def reset(self) -> None:
+        self._counts = [0, 0, 0]
+        # positions of each move inside the window, oldest first: the first one is where the
+        # move first appears there, and the window's oldest move is the next to leave
+        self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
+        self._ring: deque[Move] = deque()
+        self._seen = 0
+        self._table: dict[int, list[int]] = {}
+        self._context: int | None = None  # the leaders as base-4 digits 1..3, earliest first
+        self._first: Move = 0  # the earliest of the current leaders
+        self._offset: int | None = None  # their move minus the single leader, last seen
+
+    def update(self, my_move: Move, their_move: Move) -> None:
+        context = self._context
+        if context is not None:
+            row = self._table.get(context)
+            if row is None:
+                row = self._table[context] = [0, 0, 0]
+            row[their_move] += 1
+            if context < 4:  # one digit: a single leader
+                self._offset = (their_move - self._first) % 3
+        move = my_move if self._mine else their_move
+        ring = self._ring
+        counts = self._counts
+        positions = self._positions
+        if len(ring) == self.window:
+            old = ring.popleft()
+            counts[old] -= 1
+            positions[old].popleft()
+        ring.append(move)
+        counts[move] += 1
+        positions[move].append(self._seen)
+        self._seen += 1
+        top = max(counts)
+        if counts.count(top) == 1:  # the common case: one leader, no order to read
+            leader = counts.index(top)
+            self._context = leader + 1
+            self._first = leader
+            return
+        leaders = sorted((positions[m][0], m) for m in range(3) if counts[m] == top)
+        context = 0
+        for _, leader in leaders:
+            context = context * 4 + leader + 1
+        self._context = context
+        self._first = leaders[0][1]
+
+    def predict(self) -> Move | None:
+        if self._context is None or self._seen < self.min_count:
+            return None
+        row = self._table.get(self._context)
+        if row is not None:
+            return argmax3(row)
+        return None if self._offset is None else (self._first + self._offset) % 3

@@ -1,15 +1,16 @@
 """Window leaders: the opponent's move as a reaction to which moves lead a recent window.
 
 A frequency player reacts to the most frequent of our last few moves and breaks ties its own
-way: a fixed order (which the calibrated chains learn) or the order in which the tied moves
-entered the window, as Python's ``max`` over a ``set``, ``dict`` or ``Counter`` does. This
-predictor learns the reaction itself instead of assuming one. Its context is the set of moves
-tied for the lead of a side's last ``window`` moves, in their order of first appearance
-there; it predicts the continuation most often seen after that context. A context not seen
-yet borrows the reaction last seen to a single leader (their move relative to it), applied
-to the earliest of the tied moves, so the predictor speaks from the first reaction on. It
-models any opponent whose move depends on which of our moves lead our recent counts
-(Billings 1999, the "freqbot" family, with the tie rule left open), at O(1) work a round.
+way: a fixed order (which the calibrated chains learn), the order in which the tied moves
+entered the window (``Counter.most_common``), or a mix of both (``max`` over a ``set``, when
+two moves share a slot of its hash table). This predictor learns the reaction itself
+instead of assuming one. Its context is the set of moves tied for the lead of a side's last
+``window`` moves, in their order of first appearance there; it predicts the continuation
+most often seen after that context. A context not seen yet borrows the reaction last seen to
+a single leader (their move relative to it), applied to the earliest of the tied moves, so
+the predictor speaks from the first reaction on. It models any opponent whose move depends
+on which of our moves lead our recent counts (Billings 1999, the "freqbot" family, with the
+tie rule left open), at O(1) work a round.
 """
 from __future__ import annotations
 

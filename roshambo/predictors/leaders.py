@@ -38,9 +38,9 @@ class WindowLeaders:
         self.reset()
 
     def reset(self) -> None:
-        self._counts = [0, 0, 0]
-        # positions of each move inside the window, oldest first: the first one is where the
-        # move first appears there, and the window's oldest move is the next to leave
+        # positions of each move inside the window, oldest first: their number is the move's
+        # count, the first one is where the move first appears there, and the window's oldest
+        # move is the next to leave
         self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
         self._ring: deque[Move] = deque()
         self._seen = 0
@@ -60,16 +60,13 @@ class WindowLeaders:
                 self._offset = (their_move - self._first) % 3
         move = my_move if self._mine else their_move
         ring = self._ring
-        counts = self._counts
         positions = self._positions
         if len(ring) == self.window:
-            old = ring.popleft()
-            counts[old] -= 1
-            positions[old].popleft()
+            positions[ring.popleft()].popleft()
         ring.append(move)
-        counts[move] += 1
         positions[move].append(self._seen)
         self._seen += 1
+        counts = [len(p) for p in positions]
         top = max(counts)
         if counts.count(top) == 1:  # the common case: one leader, no order to read
             leader = counts.index(top)

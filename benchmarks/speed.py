@@ -137,13 +137,6 @@ def _timed_match(factory: Factory, moves: int, seeds: random.Random,
     return (end - marks[0]) / moves, ratio
 
 
-def time_player(name: str, factory: Factory, moves: int, runs: int, seed: int) -> Timing:
-    """Median seconds per ``move`` call over ``runs`` fresh matches against random moves."""
-    seeds = random.Random(seed)
-    samples = [_timed_match(factory, moves, seeds, DRIFT_CHUNK)[0] for _ in range(runs)]
-    return Timing(name, moves, runs, statistics.median(samples))
-
-
 def memory_growth(name: str, factory: Factory, moves: int, seed: int) -> Memory:
     """tracemalloc peak (bytes above the start) while a fresh player plays ``moves`` moves."""
     seeds = random.Random(seed)

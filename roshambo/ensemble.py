@@ -59,9 +59,9 @@ def _packed(*fields: int) -> bytes:
 # the half's expected move: k = d wins (+1), k = d + 1 loses (-1), k = d + 2 ties (0).
 PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in range(3))
 SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
-# WON[d]: all-ones in the field of the strategy that won when the opponent played e + d
-WON = tuple(_packed(*((1 << 8 * FIELD) - 1 if k == d else 0 for k in range(3))) for d in range(3))
+FIELD_ONES = (1 << 8 * FIELD) - 1  # a field of all ones
 STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
+INDEX_BITS = 8  # low bits of a window's sort key: the strategy's position, reversed
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
     tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
@@ -149,7 +149,7 @@ class Ensemble:
             (config.rotation_penalty if r else 0.0) + (config.window_penalty if a else 0.0)
             for a in range(len(config.windows)) for r in range(3)
         )
-        self._unpack = struct.Struct(f"<{strategies * len(self.config.windows)}Q").unpack
+        self._unpack = struct.Struct(f"<{strategies}Q").unpack
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
@@ -158,14 +158,17 @@ class Ensemble:
         # a window's field holds at most 2 per round plus the credit: ``shift`` bits
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span + naive).bit_length()
-        if 1 << (2 * self._shift + STREAK_BITS) >= 1 << (8 * FIELD):
+        # a window's sort key: its score, the longest window's score, the streak, and the
+        # strategy's position reversed (so the largest key is unique and names the first
+        # strategy among equals, and one ``max`` finds it)
+        self._index_bits = max(1, (strategies - 1).bit_length())
+        if 1 << (2 * self._shift + STREAK_BITS + self._index_bits) >= 1 << (8 * FIELD):
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
+        self._positions = int.from_bytes(_packed(*range(strategies - 1, -1, -1)), "little")
+        self._strategies = strategies
         # PATTERNS[theirs][e]: the packed rewards of a half that expected e
         self._patterns = tuple(
             tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
-        )
-        self._won = tuple(
-            tuple(WON[(theirs - e) % 3] for e in range(3)) + (_packed(0, 0, 0),) for theirs in range(3)
         )
         self._ones = int.from_bytes(_packed(*([1] * len(self.strategy_names))), "little")
         self.reset()
@@ -201,11 +204,11 @@ class Ensemble:
         rewards = int.from_bytes(b"".join([patterns[e] for e in self._expected]), "little")
         self._rounds += 1
         self._total += rewards
-        won = self._won[theirs]
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
             self._streaks = 0  # keep every streak below 2 ** STREAK_BITS
-        self._streaks = (self._streaks + self._ones) & int.from_bytes(
-            b"".join([won[e] for e in self._expected]), "little")
+        # a strategy won where its field holds 2 (bit 1): all ones there, zeros elsewhere
+        won = ((rewards >> 1) & self._ones) * FIELD_ONES
+        self._streaks = (self._streaks + self._ones) & won
         self._ring[self._rounds % self._span] = self._total
         meta_decay = self.config.meta_decay
         rotated = ROTATED[theirs]
@@ -233,22 +236,20 @@ class Ensemble:
         expected = self._expected
         longest = self._span - 1
         tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
-        tiebreak = (tiebreak & mask) << STREAK_BITS | (self._streaks & mask)
+        index_bits = self._index_bits
+        tiebreak = ((tiebreak & mask) << STREAK_BITS | (self._streaks & mask)) << index_bits | self._positions
         ring = self._ring
         span = self._span
-        shift = self._shift
-        bits = 8 * size
-        keys = 0
+        shift = self._shift + STREAK_BITS + index_bits
+        unpack = self._unpack
+        last = self._strategies - 1
+        index_mask = (1 << index_bits) - 1
         for a, window in enumerate(self.config.windows):
             scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
-            keys |= (((scores & mask) << (shift + STREAK_BITS)) + tiebreak) << (a * bits)
-        fields = self._unpack(keys.to_bytes(size * len(self.config.windows), "little"))
-        count = size // FIELD
-        for a in range(len(self.config.windows)):
-            part = fields[a * count:(a + 1) * count]
-            best = part.index(max(part))
+            top = max(unpack((((scores & mask) << shift) + tiebreak).to_bytes(size, "little")))
+            best = last - (top & index_mask)
             e = expected[best // 3]
             self._meta_best[a] = best
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3

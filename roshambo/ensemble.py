@@ -177,8 +177,9 @@ class Ensemble:
         rng = self._rng
         direct: list[Predictor] = [make(rng) for make in self._factories.values()]
         mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
-        # bound methods, looked up once per match rather than four times per predictor a round
-        self._steps = [(d.update, m.update, d.predict, m.predict) for d, m in zip(direct, mirror)]
+        # bound methods, looked up once per match rather than twice per predictor a round
+        self._updates = [d.update for d in direct]
+        self._mirror_updates = [m.update for m in mirror]
         self._expected: list[int] = [NO_MOVE] * (2 * len(direct))
         self._rounds = 0
         self._total = self._prior  # packed cumulative (reward + 1) of every strategy
@@ -216,16 +217,12 @@ class Ensemble:
             meta_decay * score + reward
             for score, reward in zip(self._meta_scores, chain.from_iterable([rotated[m] for m in self._meta_moves]))
         ]
+        # each predictor's half, then its mirror's (the opponent beats our predicted move)
         expected = self._expected
-        i = 0
-        for update, update_mirror, predict, predict_mirror in self._steps:
-            update(mine, theirs)
-            update_mirror(theirs, mine)
-            p = predict()
-            expected[i] = NO_MOVE if p is None else p
-            q = predict_mirror()
-            expected[i + 1] = NO_MOVE if q is None else (q + 1) % 3
-            i += 2
+        expected[0::2] = [NO_MOVE if p is None else p
+                          for p in [update(mine, theirs) for update in self._updates]]
+        expected[1::2] = [NO_MOVE if q is None else (q + 1) % 3
+                          for q in [update(theirs, mine) for update in self._mirror_updates]]
 
     def choose(self) -> Choice:
         """Pick this round's move: best strategy per window, best rotated window, or the hedge."""

@@ -32,8 +32,9 @@ class Echo:
     def reset(self) -> None:
         self._last: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         self._last = their_move
+        return their_move
 
     def predict(self) -> Move | None:
         return self._last
@@ -47,8 +48,8 @@ class Silent:
     def reset(self) -> None:
         pass
 
-    def update(self, my_move: Move, their_move: Move) -> None:
-        pass
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        return None
 
     def predict(self) -> Move | None:
         return None

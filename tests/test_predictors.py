@@ -66,11 +66,13 @@ def mixed_rounds(seed: int, count: int) -> list[Round]:
 
 
 def predictions(predictor: Predictor, rounds: Sequence[Round]) -> list[Move | None]:
-    """The prediction before the first round and after every round."""
+    """The prediction before the first round and after every round (which ``update``
+    returns and ``predict`` repeats: checked on the way)."""
     out = [predictor.predict()]
     for mine, theirs in rounds:
-        predictor.update(mine, theirs)
+        returned = predictor.update(mine, theirs)
         out.append(predictor.predict())
+        assert returned == out[-1] and (returned is None) == (out[-1] is None), (returned, out[-1])
     return out
 
 
@@ -107,6 +109,16 @@ def test_predictions_are_legal_over_structured_rounds(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_fresh_predictor_has_nothing_to_say(name: str) -> None:
     assert PREDICTORS[name](random.Random(1)).predict() is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_update_returns_the_prediction_that_predict_repeats(name: str) -> None:
+    predictor = PREDICTORS[name](random.Random(3))
+    for mine, theirs in mixed_rounds(4, 300):
+        returned = predictor.update(mine, theirs)
+        assert returned in (None, R, P, S)
+        assert predictor.predict() == returned and predictor.predict() == returned
+        assert (predictor.predict() is None) == (returned is None)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -11,8 +11,10 @@ SOURCES = ("their", "mine", "both")
 class Predictor(Protocol):
     """Predicts the opponent's next move from the two move histories.
 
-    ``update(my_move, their_move)`` records one round in O(1); ``predict()`` returns the
-    predicted next opponent move, or ``None`` while the predictor has nothing to say.
+    ``update(my_move, their_move)`` records one round in O(1) and returns the predicted next
+    opponent move, or ``None`` while the predictor has nothing to say; ``predict()`` returns
+    that prediction again (``None`` before the first round). The ensemble reads the return
+    value, one call per predictor a round.
     Running a predictor on swapped arguments makes it predict *our* next move: that is the
     P' half of the Iocaine Powder strategies (Egnor 1999).
     """
@@ -21,7 +23,7 @@ class Predictor(Protocol):
 
     def reset(self) -> None: ...
 
-    def update(self, my_move: Move, their_move: Move) -> None: ...
+    def update(self, my_move: Move, their_move: Move) -> Move | None: ...
 
     def predict(self) -> Move | None: ...
 

@@ -34,7 +34,7 @@ class BlendedContexts:
         self._length = 0  # how many orders the context has reached (at most max_order)
         self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         rows = self._rows
         context = self._context
         moduli = self._moduli
@@ -56,7 +56,8 @@ class BlendedContexts:
                 rock += seen * r
                 paper += seen * p
                 scissors += seen * s
-        self._prediction = argmax3([rock, paper, scissors])
+        self._prediction = prediction = argmax3([rock, paper, scissors])
+        return prediction
 
     def predict(self) -> Move | None:
         return self._prediction

@@ -31,8 +31,9 @@ class FrequencyCounter:
         self._counts = [0, 0, 0]
         self._ring: list[Move] = [0] * (self.window or 0)
         self._seen = 0
+        self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         window = self.window
         if window is not None:
             slot = self._seen % window
@@ -41,11 +42,15 @@ class FrequencyCounter:
             self._ring[slot] = their_move
         self._counts[their_move] += 1
         self._seen += 1
+        if self._seen < self.min_count:
+            prediction = None
+        elif self.least:
+            a, b, c = self._counts
+            prediction = argmax3([-a, -b, -c]) if not a == b == c else 0
+        else:
+            prediction = argmax3(self._counts)
+        self._prediction = prediction
+        return prediction
 
     def predict(self) -> Move | None:
-        if self._seen < self.min_count:
-            return None
-        if self.least:
-            a, b, c = self._counts
-            return argmax3([-a, -b, -c]) if not a == b == c else 0
-        return argmax3(self._counts)
+        return self._prediction

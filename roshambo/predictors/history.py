@@ -44,7 +44,7 @@ class HistoryMatcher:
         self._index: dict[int, int] = {}
         self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         symbols = self._symbols
         symbols.append(self._symbol[my_move * 3 + their_move])
         self._theirs.append(their_move)
@@ -68,11 +68,12 @@ class HistoryMatcher:
                 # time it recurs (LZ78).
                 break
             found = position
-        self._prediction = self._theirs[found] if found is not None else None
+        self._prediction = prediction = self._theirs[found] if found is not None else None
         if window is not None and end % window == 0 and end > window:
             # drop what has expired: one pass every ``window`` rounds, over an index of at
             # most ``max_len`` entries per round of the window
             self._index = {key: position for key, position in index.items() if position >= end - window}
+        return prediction
 
     def predict(self) -> Move | None:
         return self._prediction

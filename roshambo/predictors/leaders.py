@@ -48,13 +48,15 @@ class WindowLeaders:
         self._context: int | None = None  # the leaders as base-4 digits 1..3, earliest first
         self._first: Move = 0  # the earliest of the current leaders
         self._offset: int | None = None  # their move minus the single leader, last seen
+        self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         context = self._context
+        table = self._table
         if context is not None:
-            row = self._table.get(context)
+            row = table.get(context)
             if row is None:
-                row = self._table[context] = [0, 0, 0]
+                row = table[context] = [0, 0, 0]
             row[their_move] += 1
             if context < 4:  # one digit: a single leader
                 self._offset = (their_move - self._first) % 3
@@ -69,21 +71,26 @@ class WindowLeaders:
         counts = [len(p) for p in positions]
         top = max(counts)
         if counts.count(top) == 1:  # the common case: one leader, no order to read
-            leader = counts.index(top)
-            self._context = leader + 1
-            self._first = leader
-            return
-        leaders = sorted((positions[m][0], m) for m in range(3) if counts[m] == top)
-        context = 0
-        for _, leader in leaders:
-            context = context * 4 + leader + 1
+            first = counts.index(top)
+            context = first + 1
+        else:
+            leaders = sorted((positions[m][0], m) for m in range(3) if counts[m] == top)
+            context = 0
+            for _, leader in leaders:
+                context = context * 4 + leader + 1
+            first = leaders[0][1]
         self._context = context
-        self._first = leaders[0][1]
+        self._first = first
+        if self._seen < self.min_count:
+            prediction = None
+        else:
+            row = table.get(context)
+            if row is not None:
+                prediction = argmax3(row)
+            else:
+                prediction = None if self._offset is None else (first + self._offset) % 3
+        self._prediction = prediction
+        return prediction
 
     def predict(self) -> Move | None:
-        if self._context is None or self._seen < self.min_count:
-            return None
-        row = self._table.get(self._context)
-        if row is not None:
-            return argmax3(row)
-        return None if self._offset is None else (self._first + self._offset) % 3
+        return self._prediction

@@ -38,14 +38,18 @@ class ContinuationCounts:
             row = self.table[context] = [0, 0, 0]
         return row
 
-    def add(self, context: int, row: list[int], move: Move) -> None:
-        """Count ``move`` after ``context`` (whose row is ``row``), forgetting the oldest."""
+    def count(self, context: int, move: Move) -> None:
+        """Count ``move`` after ``context``, forgetting the oldest record."""
+        table = self.table
+        row = table.get(context)
+        if row is None:
+            row = table[context] = [0, 0, 0]
         window = self.window
         if window is not None:
             slot = self._records % window
             if self._records >= window:
                 old_context, old_move = self._ring[slot]
-                self.table[old_context][old_move] -= self.amount
+                table[old_context][old_move] -= self.amount
             self._ring[slot] = (context, move)
         row[move] += self.amount
         self._records += 1
@@ -73,24 +77,32 @@ class MarkovChain:
         self._counts = ContinuationCounts(self.num_records)
         self._context = 0  # last seq_len - 1 symbols, base 10 digits
         self._length = 0
+        self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
-        if self._length >= self.seq_len - 1:
-            counts = self._counts
-            counts.add(self._context, counts.row(self._context), their_move)
-        self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
-        self._length += 1
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        length = self._length
+        needed = self.seq_len - 1
+        counts = self._counts
+        if length >= needed:
+            counts.count(self._context, their_move)
+        context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
+        self._length = length + 1
+        row = counts.table.get(context) if length + 1 >= needed else None
+        if row is None:
+            prediction = None
+        else:
+            a, b, c = row
+            if not (a or b or c):
+                prediction = None  # a window forgot every count of this context
+            elif self.least:  # the least counted, the first on ties
+                prediction = (0 if a <= c else 2) if a <= b else (1 if b <= c else 2)
+            else:  # the most counted, the first on ties
+                prediction = (0 if a >= c else 2) if a >= b else (1 if b >= c else 2)
+        self._prediction = prediction
+        return prediction
 
     def predict(self) -> Move | None:
-        if self._length < self.seq_len - 1:
-            return None
-        row = self._counts.table.get(self._context)
-        if row is None:
-            return None
-        if self.least:
-            a, b, c = row
-            return argmax3([-a, -b, -c]) if a or b or c else None
-        return argmax3(row)
+        return self._prediction
 
 
 
@@ -128,16 +140,18 @@ class CalibratedMarkovChain:
         self._contradicted: set[int] = set()  # rows whose latest reply broke the model
         self._context = 0
         self._length = 0
+        self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._length >= self.seq_len - 1:
             context = self._context
-            row = self._counts.row(context)
-            self._constrain(context, row, (my_move + 2) % 3)
-            self._counts.add(context, row, their_move)
+            self._constrain(context, self._counts.row(context), (my_move + 2) % 3)
+            self._counts.count(context, their_move)
         if self.seq_len > 1:
             self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length += 1
+        self._prediction = prediction = self._calibrated()
+        return prediction
 
     def _constrain(self, context: int, row: list[int], winner: Move) -> None:
         """Record that ``winner`` was the argmax (first on ties) of row + offsets.
@@ -184,6 +198,10 @@ class CalibratedMarkovChain:
             self._contradicted.discard(context)
 
     def predict(self) -> Move | None:
+        return self._prediction
+
+    def _calibrated(self) -> Move | None:
+        """argmax of the current context's row plus the feasible offsets closest to zero."""
         if self._length < self.seq_len - 1:
             return None
         row = self._counts.table.get(self._context)

@@ -32,8 +32,9 @@ class OutcomeRollTable:
         self._weight = 1.0
         self._result: int | None = None  # last round's result index (0 loss, 1 tie, 2 win)
         self._reference: Move | None = None
+        self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         self._weight /= self.decay
         if self._result is not None:
             self._table[self._result][(their_move - self._reference) % 3] += self._weight
@@ -41,9 +42,9 @@ class OutcomeRollTable:
             self._weight = fold_weight(self._table, self._weight)
         self._result = outcome(their_move, my_move) + 1 if self.by_result else 0
         self._reference = their_move if self.reference == "their" else my_move
+        roll = argmax3(self._table[self._result])
+        self._prediction = prediction = None if roll is None else (self._reference + roll) % 3
+        return prediction
 
     def predict(self) -> Move | None:
-        if self._result is None:
-            return None
-        roll = argmax3(self._table[self._result])
-        return None if roll is None else (self._reference + roll) % 3
+        return self._prediction

@@ -22,8 +22,9 @@ class RandomGuess:
     def reset(self) -> None:
         self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
-        self._prediction = self._rng.randrange(3)
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        self._prediction = prediction = self._rng.randrange(3)
+        return prediction
 
     def predict(self) -> Move | None:
         return self._prediction

@@ -34,8 +34,9 @@ class SharpestContext:
         self._rows = [[0.0, 0.0, 0.0] for _ in range(16)]
         self._weight = 1.0
         self._views: tuple[int, int, int, int] | None = None  # the previous round's rows
+        self._prediction: Move | None = None
 
-    def update(self, my_move: Move, their_move: Move) -> None:
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
         self._weight /= self.decay
         rows = self._rows
         if self._views is not None:
@@ -45,14 +46,10 @@ class SharpestContext:
         if self._weight > RESCALE_AT:
             self._weight = fold_weight(rows, self._weight)
         self._views = (4 * their_move + my_move, 4 * their_move + 3, 12 + my_move, 15)
-
-    def predict(self) -> Move | None:
-        if self._views is None:
-            return None
         best: list[float] | None = None
         best_top = best_total = 0.0
         for view in self._views:
-            row = self._rows[view]
+            row = rows[view]
             total = row[0] + row[1] + row[2]
             if total <= 0.0:
                 continue
@@ -60,4 +57,8 @@ class SharpestContext:
             # top / total > best_top / best_total, without dividing
             if best is None or top * best_total > best_top * total:
                 best, best_top, best_total = row, top, total
-        return None if best is None else argmax3(best)
+        self._prediction = prediction = None if best is None else argmax3(best)
+        return prediction
+
+    def predict(self) -> Move | None:
+        return self._prediction

@@ -32,30 +32,31 @@ class BlendedContexts:
         self._rows: dict[int, list[int]] = {}
         self._context = 0  # the last max_order symbols, base 10 digits
         self._length = 0  # how many orders the context has reached (at most max_order)
+        self._current: list[list[int]] = []  # the rows of the current context, by order
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        rows = self._rows
-        context = self._context
+        for row in self._current:
+            row[their_move] += 1
+        if self._length < self.max_order:
+            self._length += 1
         moduli = self._moduli
+        context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % moduli[-1]
+        rows = self._rows
+        current = self._current = []
+        rock = paper = scissors = 0
         for modulus in moduli[:self._length]:
             key = context % modulus
             row = rows.get(key)
             if row is None:
-                row = rows[key] = [0, 0, 0]
-            row[their_move] += 1
-        if self._length < self.max_order:
-            self._length += 1
-        context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % moduli[-1]
-        rock = paper = scissors = 0
-        for modulus in moduli[:self._length]:
-            row = rows.get(context % modulus)
-            if row is not None:
+                row = rows[key] = [0, 0, 0]  # counted from the next round on
+            else:
                 r, p, s = row
                 seen = r + p + s
                 rock += seen * r
                 paper += seen * p
                 scissors += seen * s
+            current.append(row)
         self._prediction = prediction = argmax3([rock, paper, scissors])
         return prediction
 

@@ -34,6 +34,7 @@ class HistoryMatcher:
         self.name = f"history-{source}{suffix}"
         # symbols are 1..3 (one side) or 1..9 (pairs): base 10 keeps lengths apart
         self._base = 10
+        self._weights = tuple(self._base ** length for length in range(self.max_len))
         self.reset()
 
     def reset(self) -> None:
@@ -54,11 +55,10 @@ class HistoryMatcher:
         # positions start at 1 (0: never seen); those before ``oldest`` have expired
         oldest = 1 if window is None or end <= window else end - window
         key = 0
-        weight = 1
         found = None
-        for length in range(1, min(self.max_len, end) + 1):
-            key += symbols[end - length] * weight
-            weight *= self._base
+        # the context read backwards, one symbol longer each step, up to max_len symbols
+        for weight, symbol in zip(self._weights, reversed(symbols)):
+            key += symbol * weight
             position = index.get(key, 0)
             index[key] = end
             if position < oldest:

@@ -211,10 +211,11 @@ class CalibratedMarkovChain:
         if bounds is None:
             return argmax3(row)
         low_a, high_a, low_b, high_b, low_c, high_c = bounds
-        x1 = _clamp(0, low_a, high_a)
+        # x1 and then x2 (given x1) clamped towards zero into their feasible intervals
+        x1 = low_a if low_a > 0 else high_a if high_a < 0 else 0
         low = x1 - high_c if x1 - high_c > low_b else low_b
         high = x1 - low_c if x1 - low_c < high_b else high_b
-        x2 = _clamp(0, low, high)
+        x2 = low if low > 0 else high if high < 0 else 0
         a, b, c = row[0], row[1] + x1, row[2] + x2
         if a >= b:
             return 0 if a >= c else 2
@@ -246,6 +247,3 @@ def _close(bounds: list[int]) -> bool:
     bounds[:] = [low_a, high_a, low_b, high_b, low_c, high_c]
     return low_a <= high_a and low_b <= high_b and low_c <= high_c
 
-
-def _clamp(value: int, low: int, high: int) -> int:
-    return low if value < low else high if value > high else value

@@ -12,7 +12,7 @@ in the ensemble against the classic field).
 from __future__ import annotations
 
 from ..moves import Move
-from .base import RESCALE_AT, argmax3, check_decay, fold_weight
+from .base import RESCALE_AT, check_decay, fold_weight
 
 
 class SharpestContext:
@@ -37,27 +37,30 @@ class SharpestContext:
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        self._weight /= self.decay
+        weight = self._weight = self._weight / self.decay
         rows = self._rows
         if self._views is not None:
-            weight = self._weight
             for view in self._views:
                 rows[view][their_move] += weight
-        if self._weight > RESCALE_AT:
-            self._weight = fold_weight(rows, self._weight)
-        self._views = (4 * their_move + my_move, 4 * their_move + 3, 12 + my_move, 15)
-        best: list[float] | None = None
+        if weight > RESCALE_AT:
+            self._weight = fold_weight(rows, weight)
+        views = self._views = (4 * their_move + my_move, 4 * their_move + 3, 12 + my_move, 15)
+        prediction: Move | None = None
         best_top = best_total = 0.0
-        for view in self._views:
-            row = rows[view]
-            total = row[0] + row[1] + row[2]
+        for view in views:
+            rock, paper, scissors = rows[view]
+            total = rock + paper + scissors
             if total <= 0.0:
                 continue
-            top = max(row)
+            # the row's top move (the first on ties) and its weight
+            if rock >= paper:
+                top, move = (rock, 0) if rock >= scissors else (scissors, 2)
+            else:
+                top, move = (paper, 1) if paper >= scissors else (scissors, 2)
             # top / total > best_top / best_total, without dividing
-            if best is None or top * best_total > best_top * total:
-                best, best_top, best_total = row, top, total
-        self._prediction = prediction = None if best is None else argmax3(best)
+            if prediction is None or top * best_total > best_top * total:
+                prediction, best_top, best_total = move, top, total
+        self._prediction = prediction
         return prediction
 
     def predict(self) -> Move | None:

@@ -76,7 +76,8 @@ class Agent:
                 raise ValueError(
                     f"got the opponent's move {their_last!r} before this agent made any move"
                 )
-            self.observe(self._last, their_last)
+            self._ensemble.observe(self._last, their_last)  # our own last move needs no check
+            self.rounds += 1
         elif self._last is not None:
             raise ValueError("their_last is None in the middle of a match: call reset() to start a new one")
         return self.choose()

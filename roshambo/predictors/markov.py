@@ -143,14 +143,18 @@ class CalibratedMarkovChain:
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        if self._length >= self.seq_len - 1:
-            context = self._context
-            self._constrain(context, self._counts.row(context), (my_move + 2) % 3)
-            self._counts.count(context, their_move)
-        if self.seq_len > 1:
-            self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
-        self._length += 1
-        self._prediction = prediction = self._calibrated()
+        counts = self._counts
+        needed = self.seq_len - 1
+        length = self._length
+        context = self._context
+        if length >= needed:
+            self._constrain(context, counts.row(context), (my_move + 2) % 3)
+            counts.count(context, their_move)
+        if needed:
+            context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
+        self._length = length + 1
+        self._prediction = prediction = (
+            None if length + 1 < needed else self._calibrated(context, counts.table.get(context)))
         return prediction
 
     def _constrain(self, context: int, row: list[int], winner: Move) -> None:
@@ -200,14 +204,11 @@ class CalibratedMarkovChain:
     def predict(self) -> Move | None:
         return self._prediction
 
-    def _calibrated(self) -> Move | None:
-        """argmax of the current context's row plus the feasible offsets closest to zero."""
-        if self._length < self.seq_len - 1:
-            return None
-        row = self._counts.table.get(self._context)
-        if row is None or self._context in self._contradicted:
+    def _calibrated(self, context: int, row: list[int] | None) -> Move | None:
+        """argmax of the context's row plus the feasible offsets closest to zero."""
+        if row is None or context in self._contradicted:
             return None  # no data, or the replies just contradicted the model: abstain
-        bounds = self._bounds.get(self._context)
+        bounds = self._bounds.get(context)
         if bounds is None:
             return argmax3(row)
         low_a, high_a, low_b, high_b, low_c, high_c = bounds

@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 import struct
 from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass
 
 from .moves import Move
@@ -140,8 +141,7 @@ class Ensemble:
             f"{name}{mark}.{k}" for name in self._factories for mark in ("", "'") for k in range(3)
         )
         strategies = 6 * sum(selectable.values())
-        self._selectable_mask = (1 << (8 * FIELD * strategies)) - 1
-        self._selectable_bytes = FIELD * strategies
+        self._bytes = FIELD * len(self.strategy_names)
         # Occam at the meta-meta level: second-guessing rotations and shorter windows must
         # beat the plain longest-window choice by a margin before they are followed.
         config = self.config
@@ -149,7 +149,8 @@ class Ensemble:
             (config.rotation_penalty if r else 0.0) + (config.window_penalty if a else 0.0)
             for a in range(len(config.windows)) for r in range(3)
         )
-        self._unpack = struct.Struct(f"<{strategies}Q").unpack
+        # reads the selectable prefix of a window's keys (the rest hold keys never compared)
+        self._unpack = struct.Struct(f"<{strategies}Q").unpack_from
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
@@ -178,8 +179,7 @@ class Ensemble:
         direct: list[Predictor] = [make(rng) for make in self._factories.values()]
         mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
         # bound methods, looked up once per match rather than twice per predictor a round
-        self._updates = [d.update for d in direct]
-        self._mirror_updates = [m.update for m in mirror]
+        self._steps = [(d.update, m.update) for d, m in zip(direct, mirror)]
         self._expected: list[int] = [NO_MOVE] * (2 * len(direct))
         self._rounds = 0
         self._total = self._prior  # packed cumulative (reward + 1) of every strategy
@@ -202,7 +202,7 @@ class Ensemble:
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
         patterns = self._patterns[theirs]
-        rewards = int.from_bytes(b"".join([patterns[e] for e in self._expected]), "little")
+        rewards = int.from_bytes(b"".join(itemgetter(*self._expected)(patterns)), "little")
         self._rounds += 1
         self._total += rewards
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
@@ -219,22 +219,24 @@ class Ensemble:
         ]
         # each predictor's half, then its mirror's (the opponent beats our predicted move)
         expected = self._expected
-        expected[0::2] = [NO_MOVE if p is None else p
-                          for p in [update(mine, theirs) for update in self._updates]]
-        expected[1::2] = [NO_MOVE if q is None else (q + 1) % 3
-                          for q in [update(theirs, mine) for update in self._mirror_updates]]
+        i = 0
+        for update, update_mirror in self._steps:
+            p = update(mine, theirs)
+            expected[i] = NO_MOVE if p is None else p
+            q = update_mirror(theirs, mine)
+            expected[i + 1] = NO_MOVE if q is None else (q + 1) % 3
+            i += 2
 
     def choose(self) -> Choice:
         """Pick this round's move: best strategy per window, best rotated window, or the hedge."""
         rounds = self._rounds
         total = self._total
-        mask = self._selectable_mask
-        size = self._selectable_bytes
+        size = self._bytes
         expected = self._expected
         longest = self._span - 1
         tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
         index_bits = self._index_bits
-        tiebreak = ((tiebreak & mask) << STREAK_BITS | (self._streaks & mask)) << index_bits | self._positions
+        tiebreak = (tiebreak << STREAK_BITS | self._streaks) << index_bits | self._positions
         ring = self._ring
         span = self._span
         shift = self._shift + STREAK_BITS + index_bits
@@ -245,7 +247,7 @@ class Ensemble:
             scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
-            top = max(unpack((((scores & mask) << shift) + tiebreak).to_bytes(size, "little")))
+            top = max(unpack(((scores << shift) + tiebreak).to_bytes(size, "little")))
             best = last - (top & index_mask)
             e = expected[best // 3]
             self._meta_best[a] = best

@@ -62,7 +62,6 @@ PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in ra
 SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
 FIELD_ONES = (1 << 8 * FIELD) - 1  # a field of all ones
 STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
-INDEX_BITS = 8  # low bits of a window's sort key: the strategy's position, reversed
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
     tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)

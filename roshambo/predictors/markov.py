@@ -14,6 +14,9 @@ from ..moves import Move
 from .base import SYMBOLS, argmax3, check_positive, check_source
 
 
+NO_COUNTS = (0, 0, 0)  # the counts after a context never seen
+
+
 class ContinuationCounts:
     """How often each move followed each context, over the match or the last ``window``
     records (a ring of records, so forgetting the oldest is O(1)); each record counts
@@ -30,13 +33,6 @@ class ContinuationCounts:
         return isinstance(other, ContinuationCounts) and vars(self) == vars(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
-
-    def row(self, context: int) -> list[int]:
-        """The counts after ``context``, created empty if it was never seen."""
-        row = self.table.get(context)
-        if row is None:
-            row = self.table[context] = [0, 0, 0]
-        return row
 
     def count(self, context: int, move: Move) -> None:
         """Count ``move`` after ``context``, forgetting the oldest record."""
@@ -148,7 +144,7 @@ class CalibratedMarkovChain:
         length = self._length
         context = self._context
         if length >= needed:
-            self._constrain(context, counts.row(context), (my_move + 2) % 3)
+            self._constrain(context, counts.table.get(context, NO_COUNTS), (my_move + 2) % 3)
             counts.count(context, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
@@ -157,7 +153,7 @@ class CalibratedMarkovChain:
             None if length + 1 < needed else self._calibrated(context, counts.table.get(context)))
         return prediction
 
-    def _constrain(self, context: int, row: list[int], winner: Move) -> None:
+    def _constrain(self, context: int, row: list[int] | tuple[int, int, int], winner: Move) -> None:
         """Record that ``winner`` was the argmax (first on ties) of row + offsets.
 
         Offsets are relative to the first move's: a = x1 - x0, b = x2 - x0, and c = a - b;

@@ -86,14 +86,11 @@ class MarkovChain:
         row = counts.table.get(context) if length + 1 >= needed else None
         if row is None:
             prediction = None
-        else:
+        elif self.least:
             a, b, c = row
-            if not (a or b or c):
-                prediction = None  # a window forgot every count of this context
-            elif self.least:  # the least counted, the first on ties
-                prediction = (0 if a <= c else 2) if a <= b else (1 if b <= c else 2)
-            else:  # the most counted, the first on ties
-                prediction = (0 if a >= c else 2) if a >= b else (1 if b >= c else 2)
+            prediction = argmax3([-a, -b, -c]) if a or b or c else None
+        else:
+            prediction = argmax3(row)
         self._prediction = prediction
         return prediction
 

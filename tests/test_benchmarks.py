@@ -16,23 +16,87 @@ def load_scenarios():
     return module
 
 
-def test_a_match_reports_its_rate_and_the_games_lost() -> None:
+def test_a_match_reports_its_rate_and_the_rounds_lost() -> None:
     scenarios = load_scenarios()
-    (rate, losses, late), = scenarios.play_process(0, ["kris"], engine_seed=5)
-    assert 0 <= late <= losses <= 1000 and rate >= 99.0
+    (rate, lost, hedged), = scenarios.play_process(0, ["kris"], engine_seed=5)
+    assert rate >= 99.0 and lost == sorted(set(lost)) and all(0 <= i < 1000 for i in lost)
+    assert set(hedged) <= set(lost)
     # the rate is wins / (wins + losses): the losses must give a whole number of wins
+    losses = len(lost)
     wins = rate * losses / (100.0 - rate) if rate < 100.0 else None
     assert wins is None or (abs(wins - round(wins)) < 1e-6 and round(wins) + losses <= 1000)
+    # the first round is played before anything is known: at random, so lost only hedging
+    assert 0 not in lost or 0 in hedged
+
+
+def test_a_seeded_process_replays_its_matches() -> None:
+    scenarios = load_scenarios()
+    bots = ["quincy", "mrugesh"]
+    assert scenarios.play_process(3, bots, engine_seed=1) == scenarios.play_process(3, bots, engine_seed=1)
+
+
+def make(scenarios, scenario: str, bot: str, rate: float, lost: tuple[int, ...], hedged: tuple[int, ...] = (),
+         seed: int = 0, position: int = 0):
+    return scenarios.Match(scenario, seed, position, bot, rate, lost, hedged)
 
 
 def test_the_table_splits_losses_by_time() -> None:
     scenarios = load_scenarios()
-    Match = scenarios.Match
-    matches = [Match(scenario, 0, bot, rate, losses, late)
+    early, late = tuple(range(7)), (40, 50, 60, 70)
+    matches = [make(scenarios, scenario, bot, rate, lost)
                for bot in scenarios.BOTS
-               for scenario, rate, losses, late in (("fresh", 99.5, 5, 0), ("main.py order", 98.9, 11, 4))]
+               for scenario, rate, lost in (("fresh", 99.5, (1, 2, 3, 4, 5)), ("main.py order", 98.9, early + late))]
+    assert matches[1].losses == 11 and matches[1].late == 4
     text = scenarios.table(matches)
     row = next(line for line in text.splitlines() if line.startswith("quincy") and " all " in line)
     # two matches: one at 99% or more, 8.0 games lost on average, 11 at most, 4 of 16 late
     assert "1/2" in row and "8.00" in row and " 11 " in row and row.endswith("25%")
     assert text.splitlines()[-1] == "all matches at 99% or more: 4 of 8"
+
+
+def test_the_tail_counts_matches_by_games_lost() -> None:
+    scenarios = load_scenarios()
+    matches = [make(scenarios, "fresh", "abbey", rate, tuple(range(n)))
+               for rate, n in ((99.6, 4), (99.3, 7), (99.1, 9), (98.9, 11))]
+    rows = {line.split()[0]: line.split()[1:] for line in scenarios.tail(matches).splitlines()[1:]}
+    assert rows["abbey"] == ["4", "3", "2", "2", "1", "1"]  # matches, >= 7, 8, 9, 10, < 99%
+    assert rows["all"] == rows["abbey"] and "kris" not in rows
+
+
+def test_the_opening_profile_shows_each_round_lost_and_hedged() -> None:
+    scenarios = load_scenarios()
+    matches = [make(scenarios, "fresh", "kris", 99.8, (0, 3), (0,)),
+               make(scenarios, "fresh", "kris", 99.9, (0, 30), ())]
+    row = next(line for line in scenarios.opening(matches).splitlines() if line.startswith("kris"))
+    cells = row.split()[1:]
+    assert len(cells) == scenarios.OPENING
+    assert cells[0] == "1.00(0.50)" and cells[1] == "0.00(0.00)" and cells[3] == "0.50(0.00)"
+
+
+def test_runs_are_saved_and_compared_match_by_match(tmp_path: Path) -> None:
+    scenarios = load_scenarios()
+    before = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed, position=8)
+              for seed, n in enumerate((3, 5, 10))]
+    after = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed, position=8)
+             for seed, n in enumerate((4, 5, 8))]
+    scenarios.save(before, tmp_path / "before.json")
+    assert scenarios.load(tmp_path / "before.json") == before
+    lines = scenarios.compare(before, after + [make(scenarios, "fresh", "kris", 99.9, (1,), seed=9)]).splitlines()
+    assert lines[0] == "3 paired matches (0 and 1 unpaired)"
+    # differences +1, 0, -2: total -1, standard deviation 1.528, times sqrt(3): 2.6
+    assert lines[1] == "games lost: 18 -> 17, difference -1 +- 3 (standard error over the pairs)"
+    row = next(line for line in lines if line.startswith("mrugesh"))
+    assert "6.00 -> 5.67" in row and row.split()[-3:] == ["0", "->", "0"]
+    assert " 1 -> 0 " in row  # ten or more games lost: one match before, none after
+
+
+def test_runs_over_different_matches_are_not_compared() -> None:
+    scenarios = load_scenarios()
+    one = [make(scenarios, "fresh", "kris", 99.9, (1,), seed=0)]
+    other = [make(scenarios, "fresh", "kris", 99.9, (1,), seed=1)]
+    try:
+        scenarios.compare(one, other)
+    except ValueError as error:
+        assert "share 0 matches" in str(error)
+    else:
+        raise AssertionError("runs without a common match were compared")

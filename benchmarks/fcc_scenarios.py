@@ -22,7 +22,7 @@ hedging (playing at random).
 Comparing two versions of the engine: run both with the same ``--engine-seed`` and hash
 seeds (the engine seed of an interpreter is that number plus its hash seed), save each with
 ``--json``, and ``--compare`` the files: matches are paired by scenario, hash seed and
-position, and the difference in games lost comes with its standard error over the pairs.
+bot, and the difference in games lost comes with its standard error over the pairs.
 Paired or not, a change that alters one early move sends the rest of the opening elsewhere,
 so the pairs differ by a few games either way: over 3,600 matches the standard error of the
 total is about 70 to 110 games, and a difference within two of them is noise.
@@ -84,7 +84,6 @@ class Match:
 
     scenario: str
     hash_seed: int
-    position: int  # the match's place in its interpreter's sequence (0 for fresh bots)
     bot: str
     rate: float
     lost: tuple[int, ...]
@@ -120,11 +119,10 @@ def measure(hash_seeds: int, workers: int, engine_seed: int | None, first: int =
         chains = {seed: pool.submit(play_process, seed, chained, engine_seed) for seed in seeds}
         fresh = {(seed, bot): pool.submit(play_process, seed, [bot], engine_seed)
                  for seed in seeds for bot in BOTS}
-        matches = [Match(label, seed, position, bot, rate, tuple(lost), tuple(hedged))
+        matches = [Match(label, seed, bot, rate, tuple(lost), tuple(hedged))
                    for seed, job in chains.items()
-                   for position, (label, bot, (rate, lost, hedged))
-                   in enumerate(zip(labels, chained, job.result()))]
-        matches += [Match("fresh", seed, 0, bot, rate, tuple(lost), tuple(hedged))
+                   for label, bot, (rate, lost, hedged) in zip(labels, chained, job.result())]
+        matches += [Match("fresh", seed, bot, rate, tuple(lost), tuple(hedged))
                     for (seed, bot), job in fresh.items()
                     for rate, lost, hedged in job.result()]
     return matches
@@ -200,8 +198,8 @@ def opening(matches: list[Match]) -> str:
 def compare(before: list[Match], after: list[Match]) -> str:
     """Games lost by two runs over the same matches, paired, with the standard error of the
     difference over the pairs."""
-    def key(m: Match) -> tuple[str, int, int, str]:
-        return m.scenario, m.hash_seed, m.position, m.bot
+    def key(m: Match) -> tuple[str, int, str]:
+        return m.scenario, m.hash_seed, m.bot
 
     first = {key(m): m for m in before}
     second = {key(m): m for m in after}
@@ -215,7 +213,7 @@ def compare(before: list[Match], after: list[Match]) -> str:
              f"difference {sum(diffs):+d} +- {spread:.0f} (standard error over the pairs)",
              f"{'bot':8}  {'lost a match':>14}  " + "  ".join(f"{f'>= {k}':>9}" for k in TAIL) + f"  {'< 99%':>9}"]
     for bot in (*BOTS, "all"):
-        keys = [k for k in common if bot in ("all", k[3])]
+        keys = [k for k in common if bot in ("all", k[2])]
         if not keys:
             continue
         a = [first[k] for k in keys]

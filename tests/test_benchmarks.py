@@ -36,8 +36,8 @@ def test_a_seeded_process_replays_its_matches() -> None:
 
 
 def make(scenarios, scenario: str, bot: str, rate: float, lost: tuple[int, ...], hedged: tuple[int, ...] = (),
-         seed: int = 0, position: int = 0):
-    return scenarios.Match(scenario, seed, position, bot, rate, lost, hedged)
+         seed: int = 0):
+    return scenarios.Match(scenario, seed, bot, rate, lost, hedged)
 
 
 def test_the_table_splits_losses_by_time() -> None:
@@ -75,9 +75,9 @@ def test_the_opening_profile_shows_each_round_lost_and_hedged() -> None:
 
 def test_runs_are_saved_and_compared_match_by_match(tmp_path: Path) -> None:
     scenarios = load_scenarios()
-    before = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed, position=8)
+    before = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed)
               for seed, n in enumerate((3, 5, 10))]
-    after = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed, position=8)
+    after = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed)
              for seed, n in enumerate((4, 5, 8))]
     scenarios.save(before, tmp_path / "before.json")
     assert scenarios.load(tmp_path / "before.json") == before

@@ -25,7 +25,7 @@ seeds (the engine seed of an interpreter is that number plus its hash seed), sav
 bot, and the difference in games lost comes with its standard error over the pairs.
 Paired or not, a change that alters one early move sends the rest of the opening elsewhere,
 so the pairs differ by a few games either way: for changes that reach the opening of most
-matches the standard error of the total came out at 70 to 140 games over 3,600 to 4,800
+matches the standard error of the total came out at 67 to 142 games over 3,600 to 4,800
 matches, and a difference within two of them is noise.
 """
 from __future__ import annotations

@@ -35,6 +35,16 @@ round we follow the meta-meta choice only if a draw from Beta(wins + a, losses +
 the first rounds of a match are not thrown away on caution, and fades to (1, 1) as the
 match goes on, so an opponent that simulates us meets evidence, not optimism. Against
 anything we really beat, the probability of following goes to 1 within a few rounds.
+
+Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
+a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
+it ties m and loses to m + 1. While the strategies are still being found out (the first
+``caution_rounds`` rounds), when the best record among the strategies that expect m + 1 is
+close to the best behind b (within ``caution_reach``) and beats the best behind m by
+``caution_margin``, we play b instead: it ties b, beats m + 1, and loses only to m, the
+least supported of the three. The record used is accuracy, not score: +1 each round a
+strategy's expected opponent move was played, -1/2 when it was not (zero in expectation for
+a guess), because a strategy's score counts the ties it earns as the twin of a right one.
 """
 from __future__ import annotations
 
@@ -62,6 +72,17 @@ PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in ra
 SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
 FIELD_ONES = (1 << 8 * FIELD) - 1  # a field of all ones
 STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
+# ACCURACY[d]: per strategy k = 0, 1, 2 of a half, 3 when the opponent played e + d (the move
+# strategy k expects when k = d), else 0; a silent half adds 1 to all three. A field then
+# holds 3 * (rounds its expectation was right) + (rounds it was silent), which is twice the
+# accuracy record plus the number of rounds: the same offset for every strategy.
+ACCURACY = tuple(_packed(*(3 if k == d else 0 for k in range(3))) for d in range(3))
+# BELIEVERS[b][e]: a field of all ones where strategy k of a half expecting e expects b
+BELIEVERS = tuple(
+    tuple(_packed(*(FIELD_ONES if (e + k) % 3 == b else 0 for k in range(3))) for e in range(3))
+    + (_packed(0, 0, 0),)
+    for b in range(3)
+)
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
     tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
@@ -83,6 +104,9 @@ class EnsembleConfig:
     prior_fading: float = 0.99
     rotation_penalty: float = 5.0
     window_penalty: float = 0.0
+    caution_rounds: int = 100
+    caution_margin: float = 1.0
+    caution_reach: float = 2.0
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -95,9 +119,12 @@ class EnsembleConfig:
         if (not isinstance(prior, tuple) or len(prior) != 2
                 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior)):
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
-        if type(self.naive_prior) is not int or self.naive_prior < 0:
-            raise ValueError(f"invalid naive_prior {self.naive_prior!r}: expected a non-negative integer")
-        for name in ("hedge_threshold", "switch_margin", "rotation_penalty", "window_penalty"):
+        for name in ("naive_prior", "caution_rounds"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"invalid {name} {value!r}: expected a non-negative integer")
+        for name in ("hedge_threshold", "switch_margin", "rotation_penalty", "window_penalty",
+                     "caution_margin", "caution_reach"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                 raise ValueError(f"invalid {name} {value!r}: expected a number")
@@ -113,6 +140,7 @@ class Choice:
     rotation: int
     score: float
     hedging: bool
+    cautious: bool = False
 
 
 class Ensemble:
@@ -171,6 +199,9 @@ class Ensemble:
             tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
         )
         self._ones = int.from_bytes(_packed(*([1] * len(self.strategy_names))), "little")
+        self._accuracy_patterns = tuple(
+            tuple(ACCURACY[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
+        )
         self.reset()
 
     def reset(self) -> None:
@@ -192,6 +223,7 @@ class Ensemble:
         self._trusted = False  # whether the last move followed the meta-meta choice
         self._wins = 0.0  # decayed realized record of the trusted rounds
         self._losses = 0.0
+        self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
@@ -200,6 +232,9 @@ class Ensemble:
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
+        if self._rounds < self.config.caution_rounds:
+            patterns = self._accuracy_patterns[theirs]
+            self._accuracy += int.from_bytes(b"".join(itemgetter(*self._expected)(patterns)), "little")
         patterns = self._patterns[theirs]
         rewards = int.from_bytes(b"".join(itemgetter(*self._expected)(patterns)), "little")
         self._rounds += 1
@@ -268,6 +303,9 @@ class Ensemble:
             beta = 1.0 + (beta - 1.0) * fading
             trusted = self._rng.betavariate(self._wins + alpha, self._losses + beta) > 0.5
         move = (move + rotation) % 3 if trusted else self._rng.randrange(3)
+        cautious = trusted and rounds < self.config.caution_rounds and self._cautious(move)
+        if cautious:
+            move = (move + 2) % 3  # ties the expected move, beats the rival
         self._trusted = trusted
         return Choice(
             move=move,
@@ -276,4 +314,24 @@ class Ensemble:
             rotation=rotation,
             score=meta[top],
             hedging=not trusted,
+            cautious=cautious,
         )
+
+    def _cautious(self, move: Move) -> bool:
+        """Whether a rival expectation that would beat ``move`` is close enough to the one
+        it answers, and clearly ahead of the third, to play the tie-or-win move instead."""
+        accuracy = self._accuracy
+        size = self._bytes
+        unpack = self._unpack
+        expected = self._expected
+        # best record among the strategies expecting each move (twice the accuracy, plus
+        # the same offset for all; 0 if no strategy expects it)
+        best = [
+            max(unpack((accuracy & int.from_bytes(b"".join(itemgetter(*expected)(BELIEVERS[b])), "little"))
+                       .to_bytes(size, "little")))
+            for b in range(3)
+        ]
+        config = self.config
+        answered, rival, tied = (move + 2) % 3, (move + 1) % 3, move
+        return (best[rival] >= best[tied] + 2 * config.caution_margin
+                and best[rival] >= best[answered] - 2 * config.caution_reach)

@@ -115,7 +115,8 @@ def test_each_choice_is_its_strategy_rotated_as_documented(opponent: str) -> Non
             expected = (ours + 2 + int(k)) % 3  # P'.k: q + 2 + k, q = our last move
         else:
             expected = (theirs + 1 + int(k)) % 3  # P.k: p + 1 + k, p = their last move
-        assert choice.move == (expected + choice.rotation) % 3, choice
+        caution = 2 if choice.cautious else 0  # the tie-or-win move, see the caution tests
+        assert choice.move == (expected + choice.rotation + caution) % 3, choice
         chosen.add(choice.strategy)
 
     play(Ensemble(random.Random(1), factories=ECHO), opponent, 2, 300, check)
@@ -190,6 +191,75 @@ def test_hedges_against_a_copy_of_itself() -> None:
     assert hedged >= 300, f"hedged in {hedged} of the last 3 x 500 rounds"
 
 
+# --- caution in the opening -------------------------------------------------------------------
+
+
+def echo_beliefs(ours: Move, theirs: Move) -> list[Move]:
+    """The opponent move each of the six echo strategies expects next, in name order: the
+    direct half expects their last move again, the mirrored half our last move's beater."""
+    return [(theirs + k) % 3 for k in range(3)] + [(ours + 1 + k) % 3 for k in range(3)]
+
+
+@pytest.mark.parametrize("margin, reach", [(1.0, 2.0), (0.0, 0.5)])
+@pytest.mark.parametrize("opponent", ["abbey", "mrugesh", "quincy", "markov", "random", "tree"])
+def test_caution_plays_the_tie_or_win_move_exactly_when_documented(opponent: str, margin: float,
+                                                                   reach: float) -> None:
+    """Recompute the rule outside the engine: each echo strategy's accuracy record (+1 when
+    the move it expected was played, -1/2 otherwise), the best record behind each expected
+    move, and the planned move (the followed strategy, rotated). Caution must play
+    planned + 2 exactly when the rival (planned + 1) is within reach of the answered move
+    (planned - 1) and ahead of the tied one (planned) by the margin."""
+    config = EnsembleConfig(caution_rounds=60, caution_margin=margin, caution_reach=reach)
+    names = Ensemble(random.Random(0), factories=ECHO).strategy_names
+    accuracy = [0.0] * 6
+    beliefs: list[Move] | None = None
+    cautious_rounds: list[int] = []
+    rounds = 0
+
+    def check(choice: Choice, ours: Move | None, theirs: Move | None) -> None:
+        nonlocal beliefs, rounds
+        if ours is not None and theirs is not None:
+            if beliefs is not None:
+                for j, belief in enumerate(beliefs):
+                    accuracy[j] += 1.0 if belief == theirs else -0.5
+            beliefs = echo_beliefs(ours, theirs)
+            rounds += 1
+        if choice.hedging or beliefs is None:
+            assert not choice.cautious
+            return
+        j = names.index(choice.strategy)
+        planned = (beliefs[j] + 1 + choice.rotation) % 3
+        best = [max((accuracy[i] for i in range(6) if beliefs[i] == b), default=-math.inf) for b in range(3)]
+        answered, rival, tied = (planned + 2) % 3, (planned + 1) % 3, planned
+        expected = (rounds < config.caution_rounds
+                    and best[rival] >= best[tied] + config.caution_margin
+                    and best[rival] >= best[answered] - config.caution_reach)
+        assert choice.cautious == expected, (rounds, choice, best)
+        assert choice.move == ((planned + 2) % 3 if expected else planned), (rounds, choice)
+        if expected:
+            cautious_rounds.append(rounds)
+
+    play(Ensemble(random.Random(21), factories=ECHO, config=config), opponent, 22, 120, check)
+    assert cautious_rounds and all(r < 60 for r in cautious_rounds)
+
+
+def test_caution_happens_and_can_be_switched_off() -> None:
+    cautious = [sum(choice.cautious for _, _, choice in play(Ensemble(random.Random(seed)), "abbey", seed, 100))
+                for seed in range(5)]
+    assert sum(cautious) > 0, "caution never applied against abbey in five openings"
+    off = EnsembleConfig(caution_rounds=0)
+    for seed in range(5):
+        assert not any(choice.cautious for _, _, choice in play(Ensemble(random.Random(seed), config=off),
+                                                                "abbey", seed, 100))
+
+
+def test_no_caution_after_the_opening() -> None:
+    config = EnsembleConfig(caution_rounds=30)
+    for opponent in ("abbey", "mrugesh", "random"):
+        history = play(Ensemble(random.Random(23), config=config), opponent, 24, 200)
+        assert not any(choice.cautious for _, _, choice in history[30:])
+
+
 # --- construction and config ------------------------------------------------------------------
 
 
@@ -220,6 +290,10 @@ BAD_CONFIGS: list[object] = [
     ({"windows": 10}, "10"),
     ({"meta_decay": "0.9"}, "'0.9'"),
     ({"windows": (True,)}, "(True,)"),
+    ({"caution_rounds": -1}, "-1"),
+    ({"caution_rounds": 2.5}, "2.5"),
+    ({"caution_margin": math.nan}, "nan"),
+    ({"caution_reach": "2"}, "'2'"),
 ]
 
 

@@ -19,6 +19,7 @@ class Belief:
     rotation: int
     score: float
     hedging: bool
+    cautious: bool = False  # the followed move was bent to tie-or-win (see ensemble.py)
 
 
 class Agent:
@@ -89,4 +90,5 @@ class Agent:
             return Belief("none", "none", 0, 0, 0.0, True)
         family = choice.strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]
         family = family.split("-")[0].rstrip("0123456789")
-        return Belief(choice.strategy, family, choice.window, choice.rotation, choice.score, choice.hedging)
+        return Belief(choice.strategy, family, choice.window, choice.rotation, choice.score, choice.hedging,
+                      choice.cautious)

@@ -241,9 +241,25 @@ def test_belief_fields_after_moves() -> None:
         assert belief.strategy in names
         assert belief.family in families and belief.strategy.startswith(belief.family)
         assert isinstance(belief.score, float) and isinstance(belief.hedging, bool)
-    assert {f.name for f in dataclasses.fields(Belief)} >= {"strategy", "family", "score", "hedging"}
+        assert not (belief.cautious and belief.hedging)  # caution bends a followed choice only
+    assert {f.name for f in dataclasses.fields(Belief)} >= {"strategy", "family", "score", "hedging", "cautious"}
     with pytest.raises(dataclasses.FrozenInstanceError):
         agent.belief().score = 1.0  # type: ignore[misc]
+
+
+def test_belief_reports_caution_in_openings_only() -> None:
+    cautious = 0
+    for seed in range(4):
+        agent = Agent(random.Random(seed))
+        opponent = make_opponent("mrugesh", random.Random(seed + 10))
+        ours: Move | None = None
+        theirs: Move | None = None
+        for rounds in range(150):
+            ours, theirs = agent.move(theirs), opponent.move(ours)
+            belief = agent.belief()
+            assert not (belief.cautious and (belief.hedging or rounds >= 100)), (rounds, belief)
+            cautious += belief.cautious
+    assert cautious > 0, "never cautious in four openings against mrugesh"
 
 
 def test_belief_is_confident_against_a_beaten_cycle() -> None:

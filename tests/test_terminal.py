@@ -45,9 +45,9 @@ class ScriptedOpponent:
         return self.moves[len(self.shown) - 1]
 
 
-def markov_belief(strategy: str = "markov.1", hedging: bool = False) -> Belief:
+def markov_belief(strategy: str = "markov.1", hedging: bool = False, cautious: bool = False) -> Belief:
     return Belief(strategy=strategy, family="markov", window=9, rotation=1, score=1.5,
-                  hedging=hedging)
+                  hedging=hedging, cautious=cautious)
 
 
 class BelievingOpponent(ScriptedOpponent):
@@ -164,6 +164,7 @@ def test_format_belief_names_family_strategy_window_rotation_and_hedging():
     assert format_belief(markov_belief("markov.2", hedging=True)) == (
         "  engine: markov on top (strategy markov.2, window 9, rotation 1, score 1.50, hedging)")
     assert format_belief(markov_belief("markov.2")).endswith("rotation 1, score 1.50)")
+    assert format_belief(markov_belief("markov.2", cautious=True)).endswith("score 1.50, cautious)")
 
 
 def test_run_session_against_the_real_agent_with_explain():

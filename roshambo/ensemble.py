@@ -66,6 +66,11 @@ def _packed(*fields: int) -> bytes:
     return b"".join(field.to_bytes(FIELD, "little") for field in fields)
 
 
+def _gather(parts: tuple[bytes, ...], expected: list[int]) -> int:
+    """One packed integer of every half's part, picked by what the half expects."""
+    return int.from_bytes(b"".join(itemgetter(*expected)(parts)), "little")
+
+
 # PATTERN[d]: (reward + 1) of strategies k = 0, 1, 2 when the opponent played e + d, with e
 # the half's expected move: k = d wins (+1), k = d + 1 loses (-1), k = d + 2 ties (0).
 PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in range(3))
@@ -194,15 +199,18 @@ class Ensemble:
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         self._positions = int.from_bytes(_packed(*range(strategies - 1, -1, -1)), "little")
         self._strategies = strategies
-        # PATTERNS[theirs][e]: the packed rewards of a half that expected e
-        self._patterns = tuple(
-            tuple(PATTERN[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
-        )
+        # PATTERNS[theirs][e]: the packed rewards of a half that expected e; likewise its
+        # accuracy parts
+        self._patterns = self._by_their_move(PATTERN)
+        self._accuracy_patterns = self._by_their_move(ACCURACY)
         self._ones = int.from_bytes(_packed(*([1] * len(self.strategy_names))), "little")
-        self._accuracy_patterns = tuple(
-            tuple(ACCURACY[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3)
-        )
         self.reset()
+
+    @staticmethod
+    def _by_their_move(table: tuple[bytes, ...]) -> tuple[tuple[bytes, ...], ...]:
+        """``table[d]`` (d: their move minus the expected one) per their move and expected
+        move, with a silent half's part last."""
+        return tuple(tuple(table[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3))
 
     def reset(self) -> None:
         rng = self._rng
@@ -233,10 +241,8 @@ class Ensemble:
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
         if self._rounds < self.config.caution_rounds:
-            patterns = self._accuracy_patterns[theirs]
-            self._accuracy += int.from_bytes(b"".join(itemgetter(*self._expected)(patterns)), "little")
-        patterns = self._patterns[theirs]
-        rewards = int.from_bytes(b"".join(itemgetter(*self._expected)(patterns)), "little")
+            self._accuracy += _gather(self._accuracy_patterns[theirs], self._expected)
+        rewards = _gather(self._patterns[theirs], self._expected)
         self._rounds += 1
         self._total += rewards
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
@@ -327,8 +333,7 @@ class Ensemble:
         # best record among the strategies expecting each move (twice the accuracy, plus
         # the same offset for all; 0 if no strategy expects it)
         best = [
-            max(unpack((accuracy & int.from_bytes(b"".join(itemgetter(*expected)(BELIEVERS[b])), "little"))
-                       .to_bytes(size, "little")))
+            max(unpack((accuracy & _gather(BELIEVERS[b], expected)).to_bytes(size, "little")))
             for b in range(3)
         ]
         config = self.config

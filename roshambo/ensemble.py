@@ -26,15 +26,17 @@ until another one beats it by a margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 clearly losing (below ``hedge_threshold``), nothing is worth following; an unproven record
-early in a match is followed, since a guess is no worse than a coin there. And when what we *actually* won with our deterministic
-choices falls short: an opponent that simulates us (holding our code, not our random seed)
-beats exactly those choices, while the scores computed as if they had been played look
-fine. The realized record of deterministic rounds is kept as decayed wins and losses; each
-round we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds
-1/2 (Thompson 1933), and play at random otherwise. The prior (a, b) starts optimistic, so
-the first rounds of a match are not thrown away on caution, and fades to (1, 1) as the
-match goes on, so an opponent that simulates us meets evidence, not optimism. Against
-anything we really beat, the probability of following goes to 1 within a few rounds.
+early in a match is followed, since a guess is no worse than a coin there. And when what we
+*actually* won with our deterministic choices falls short: an opponent that simulates us
+(holding our code, not our random seed) beats exactly those choices, while the scores
+computed as if they had been played look fine. The realized record of deterministic rounds
+is kept as decayed wins and losses; each round we follow the meta-meta choice only if a draw
+from Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise.
+The prior (a, b) starts optimistic, (10, 1): the first rounds of a match are guesses whoever
+the opponent, and a few unlucky ones must not send the engine to random play for a dozen
+rounds after it has found an honest opponent out. It fades to (1, 1) as the match goes on,
+so an opponent that simulates us meets evidence, not optimism. Against anything we really
+beat, the probability of following goes to 1 within a few rounds.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -103,7 +105,7 @@ class EnsembleConfig:
     meta_decay: float = 0.99
     hedge_threshold: float = -3.0
     trust_decay: float = 0.98
-    trust_prior: tuple[float, float] = (5.0, 1.0)
+    trust_prior: tuple[float, float] = (10.0, 1.0)
     naive_prior: int = 4
     switch_margin: float = 0.5
     prior_fading: float = 0.99

@@ -17,8 +17,9 @@ follows the best. Scores are kept as one packed integer of cumulative counts, on
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found at C speed, so a round costs the same however long the match.
 Ties within a window go to the strategy with the better record over the longest window,
-then to the one on the longer winning streak (packed too: a streak field is kept by one
-addition and one mask per round);
+then to one that has something to say this round (a silent best would mean random play,
+while an equal record that offers a move is no worse a bet), then to the one on the longer
+winning streak (packed too: a streak field is kept by one addition and one mask per round);
 naive strategies (k = 0) start with a small credit that the sliding windows soon forget,
 and at the meta-meta level the rotations must beat the plain choice by a handicap (Occam:
 second-guessing must earn its place); that level also keeps following its current choice
@@ -90,6 +91,8 @@ BELIEVERS = tuple(
     + (_packed(0, 0, 0),)
     for b in range(3)
 )
+# SPEAKING[e]: all ones in the three fields of a half expecting e; zeros if the half is silent
+SPEAKING = (_packed(FIELD_ONES, FIELD_ONES, FIELD_ONES),) * 3 + (_packed(0, 0, 0),)
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
     tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
@@ -195,7 +198,9 @@ class Ensemble:
         self._shift = (2 * self._span + naive).bit_length()
         # a window's sort key: its score, the longest window's score, the streak, and the
         # strategy's position reversed (so the largest key is unique and names the first
-        # strategy among equals, and one ``max`` finds it)
+        # strategy among equals, and one ``max`` finds it); whether the strategy speaks
+        # ranks between the longest window's score and the streak, looked at only when the
+        # key's winner is silent
         self._index_bits = max(1, (strategies - 1).bit_length())
         if 1 << (2 * self._shift + STREAK_BITS + self._index_bits) >= 1 << (8 * FIELD):
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
@@ -285,13 +290,23 @@ class Ensemble:
         unpack = self._unpack
         last = self._strategies - 1
         index_mask = (1 << index_bits) - 1
+        speaking = 0  # fields of all ones where the strategy speaks, gathered if needed
+        records = STREAK_BITS + index_bits  # a key shifted by this: the two scores
         for a, window in enumerate(self.config.windows):
             scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
-            top = max(unpack(((scores << shift) + tiebreak).to_bytes(size, "little")))
+            keys = (scores << shift) + tiebreak
+            top = max(unpack(keys.to_bytes(size, "little")))
             best = last - (top & index_mask)
             e = expected[best // 3]
+            if e == NO_MOVE:  # a silent winner: the best speaking key, if it is level
+                if not speaking:
+                    speaking = _gather(SPEAKING, expected)
+                rival = max(unpack((keys & speaking).to_bytes(size, "little")))
+                if rival and rival >> records == top >> records:
+                    best = last - (rival & index_mask)
+                    e = expected[best // 3]
             self._meta_best[a] = best
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3
         meta = self._meta_scores

@@ -160,6 +160,43 @@ def test_a_silent_lineup_always_hedges() -> None:
     assert {ours for ours, _, _ in history} == {0, 1, 2}
 
 
+SILENT_THEN_ECHO: dict[str, Factory] = {"silent": lambda rng: Silent(), "echo": lambda rng: Echo()}
+
+
+def scripted(ensemble: Ensemble, theirs: list[Callable[[Move], Move]]) -> Choice:
+    """Play one round per entry (the entry maps our move to theirs), then choose once more."""
+    for reply in theirs:
+        ours = ensemble.choose().move
+        ensemble.observe(ours, reply(ours))
+    return ensemble.choose()
+
+
+def test_a_level_strategy_that_speaks_goes_before_a_silent_one() -> None:
+    """After one round every naive strategy has the same record; the silent predictor comes
+    first in the line-up, but following it would mean random play, so the echo is followed."""
+    for seed in range(10):
+        choice = scripted(Ensemble(random.Random(seed), factories=SILENT_THEN_ECHO), [lambda ours: 0])
+        assert choice.strategy == "echo.0"
+        assert not choice.hedging
+
+
+def test_a_silent_strategy_strictly_ahead_still_means_the_hedge() -> None:
+    """Round 0 beats our move, round 1 plays our round-0 move: both naive echo strategies
+    lose round 1 (the direct one expected their round-0 move again, the mirrored one our
+    round-0 move), so silence has the best record and the engine plays at random."""
+    for seed in range(10):
+        first: list[Move] = []
+
+        def beat_ours(ours: Move) -> Move:
+            first.append(ours)
+            return (ours + 1) % 3
+
+        ensemble = Ensemble(random.Random(seed), factories=SILENT_THEN_ECHO)
+        choice = scripted(ensemble, [beat_ours, lambda ours: first[0]])
+        assert choice.strategy == "silent.0"
+        assert choice.hedging
+
+
 # --- the hedge --------------------------------------------------------------------------------
 
 

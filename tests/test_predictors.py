@@ -407,24 +407,38 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
 def leaders_reference(rounds: Sequence[Round], source: str, window: int, min_count: int) -> Move | None:
     """Recount from scratch: the moves tied for the lead of the side's last ``window`` moves,
     in order of first appearance there, and what the opponent played next after each such
-    context; an unseen context borrows the latest reaction to a single leader."""
+    context; a tie is also read with every move present in order of first appearance, and
+    that row, once seen, goes first; an unseen context borrows the latest reaction to a
+    single leader."""
+    def side(n: int) -> list[Move]:
+        return [m if source == "mine" else t for m, t in rounds[:n]][-window:]
+
     def leaders(n: int) -> list[Move]:
-        side = [m if source == "mine" else t for m, t in rounds[:n]][-window:]
-        top = max(side.count(m) for m in range(3))
-        return sorted((m for m in range(3) if side.count(m) == top), key=side.index)
+        moves = side(n)
+        top = max(moves.count(m) for m in range(3))
+        return sorted((m for m in range(3) if moves.count(m) == top), key=moves.index)
+
+    def present(n: int) -> list[Move]:
+        return list(dict.fromkeys(side(n)))
 
     n = len(rounds)
     if n == 0 or n < min_count:
         return None
     current = leaders(n)
+    current_present = present(n)
     counts = [0, 0, 0]
+    fine = [0, 0, 0]
     offset = None
     for i in range(1, n):
         before = leaders(i)
         if before == current:
             counts[rounds[i][1]] += 1
+            if len(current) > 1 and present(i) == current_present:
+                fine[rounds[i][1]] += 1
         if len(before) == 1:
             offset = (rounds[i][1] - before[0]) % 3
+    if any(fine):
+        return argmax_first(fine)
     if any(counts):
         return argmax_first(counts)
     return None if offset is None else (current[0] + offset) % 3
@@ -597,6 +611,29 @@ def test_window_leaders_learns_a_first_seen_tie_rule() -> None:
     ours_counted = predictions(FrequencyCounter(4), [(t, m) for m, t in rounds])
     fixed = [None if f is None else (f + 1) % 3 for f in ours_counted]
     assert sum(fixed[n] != theirs[n] for n in range(200, 400)) > 20
+
+
+def test_window_leaders_learns_a_tie_rule_that_the_trailing_move_changes() -> None:
+    # ties go to the tied move seen first in our last 8 moves, unless the third move is
+    # there too, which reverses the order (as the iteration order of a small hash table can
+    # when two keys share a slot): the leaders alone cannot tell the two cases apart, the
+    # order of every move present can
+    rng = random.Random(8)
+    ours = [rng.randrange(3) for _ in range(600)]
+    theirs = []
+    coarse: dict[tuple[Move, ...], set[Move]] = {}
+    for i in range(len(ours)):
+        recent = ours[max(0, i - 8):i] or [R]
+        top = max(recent.count(m) for m in range(3))
+        tied = sorted((m for m in range(3) if recent.count(m) == top), key=recent.index)
+        if len(set(recent)) == 3:
+            tied.reverse()
+        theirs.append((tied[0] + 1) % 3)
+        if i >= 8 and len(tied) > 1:
+            coarse.setdefault(tuple(sorted(tied, key=recent.index)), set()).add(theirs[-1])
+    assert any(len(replies) > 1 for replies in coarse.values())  # the leaders do not suffice
+    got = predictions(WindowLeaders("mine", 8), list(zip(ours, theirs)))
+    assert all(got[n] == theirs[n] for n in range(300, 600))
 
 
 def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:

@@ -3,14 +3,18 @@
 A frequency player reacts to the most frequent of our last few moves and breaks ties its own
 way: a fixed order (which the calibrated chains learn), the order in which the tied moves
 entered the window (``Counter.most_common``), or a mix of both (``max`` over a ``set``, when
-two moves share a slot of its hash table). This predictor learns the reaction itself
+two moves share a slot of its hash table: then where the colliding moves land can depend on
+every move present, the trailing one too). This predictor learns the reaction itself
 instead of assuming one. Its context is the set of moves tied for the lead of a side's last
 ``window`` moves, in their order of first appearance there; it predicts the continuation
-most often seen after that context. A context not seen yet borrows the reaction last seen to
-a single leader (their move relative to it), applied to the earliest of the tied moves, so
-the predictor speaks from the first reaction on. It models any opponent whose move depends
-on which of our moves lead our recent counts (Billings 1999, the "freqbot" family, with the
-tie rule left open), at O(1) work a round.
+most often seen after that context. A tie is read more finely too, with the order of first
+appearance of every move present in the window: that row speaks once seen, and until then
+the tie's coarser row does (backing off from the finer context to the coarser one, as
+prediction by partial matching does, Cleary & Witten 1984). A context not seen yet at all
+borrows the reaction last seen to a single leader (their move relative to it), applied to
+the earliest of the tied moves, so the predictor speaks from the first reaction on. It
+models any opponent whose move depends on which of our moves lead our recent counts
+(Billings 1999, the "freqbot" family, with the tie rule left open), at O(1) work a round.
 """
 from __future__ import annotations
 
@@ -45,7 +49,9 @@ class WindowLeaders:
         self._ring: deque[Move] = deque()
         self._seen = 0
         self._table: dict[int, list[int]] = {}
+        self._refined: dict[int, list[int]] = {}  # the rows of ties read finely
         self._context: int | None = None  # the leaders as base-4 digits 1..3, earliest first
+        self._fine: int | None = None  # on a tie: also every move present, earliest first
         self._first: Move = 0  # the earliest of the current leaders
         self._offset: int | None = None  # their move minus the single leader, last seen
         self._prediction: Move | None = None
@@ -60,6 +66,12 @@ class WindowLeaders:
             row[their_move] += 1
             if context < 4:  # one digit: a single leader
                 self._offset = (their_move - self._first) % 3
+            fine = self._fine
+            if fine is not None:
+                row = self._refined.get(fine)
+                if row is None:
+                    row = self._refined[fine] = [0, 0, 0]
+                row[their_move] += 1
         move = my_move if self._mine else their_move
         ring = self._ring
         positions = self._positions
@@ -73,18 +85,25 @@ class WindowLeaders:
         if counts.count(top) == 1:  # the common case: one leader, no order to read
             first = counts.index(top)
             context = first + 1
+            fine = None
         else:
-            leaders = sorted((positions[m][0], m) for m in range(3) if counts[m] == top)
-            context = 0
-            for _, leader in leaders:
-                context = context * 4 + leader + 1
-            first = leaders[0][1]
+            present = sorted((positions[m][0], m) for m in range(3) if counts[m])
+            context = fine = 0
+            for _, move in present:
+                if counts[move] == top:
+                    context = context * 4 + move + 1
+                fine = fine * 4 + move + 1
+            fine = fine << 6 | context  # the coarse context takes 6 bits (3 base-4 digits)
+            first = next(move for _, move in present if counts[move] == top)
         self._context = context
+        self._fine = fine
         self._first = first
         if self._seen < self.min_count:
             prediction = None
         else:
-            row = table.get(context)
+            row = None if fine is None else self._refined.get(fine)
+            if row is None:
+                row = table.get(context)
             if row is not None:
                 prediction = argmax3(row)
             else:

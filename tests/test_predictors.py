@@ -256,6 +256,7 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (WindowLeaders, {"source": "both"}, "both"),
     (WindowLeaders, {"window": 0}, 0),
     (WindowLeaders, {"min_count": 0}, 0),
+    (WindowLeaders, {"decay": 1.5}, 1.5),
 ]
 
 
@@ -404,12 +405,13 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
     return argmax_first(blend)
 
 
-def leaders_reference(rounds: Sequence[Round], source: str, window: int, min_count: int) -> Move | None:
+def leaders_reference(rounds: Sequence[Round], source: str, window: int, min_count: int,
+                      decay: float = 1.0) -> Move | None:
     """Recount from scratch: the moves tied for the lead of the side's last ``window`` moves,
     in order of first appearance there, and what the opponent played next after each such
-    context; a tie is also read with every move present in order of first appearance, and
-    that row, once seen, goes first; an unseen context borrows the latest reaction to a
-    single leader."""
+    context (older counts times ``decay`` at each recurrence); a tie is also read with every
+    move present in order of first appearance, and that row, once seen, goes first; an
+    unseen context borrows the latest reaction to a single leader."""
     def side(n: int) -> list[Move]:
         return [m if source == "mine" else t for m, t in rounds[:n]][-window:]
 
@@ -426,14 +428,16 @@ def leaders_reference(rounds: Sequence[Round], source: str, window: int, min_cou
         return None
     current = leaders(n)
     current_present = present(n)
-    counts = [0, 0, 0]
-    fine = [0, 0, 0]
+    counts: list[float] = [0, 0, 0]
+    fine: list[float] = [0, 0, 0]
     offset = None
     for i in range(1, n):
         before = leaders(i)
         if before == current:
+            counts = [c * decay for c in counts]
             counts[rounds[i][1]] += 1
             if len(current) > 1 and present(i) == current_present:
+                fine = [c * decay for c in fine]
                 fine[rounds[i][1]] += 1
         if len(before) == 1:
             offset = (rounds[i][1] - before[0]) % 3
@@ -465,7 +469,7 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         return lambda rounds: sharpest_reference(rounds, decay)
     if isinstance(predictor, WindowLeaders):
         return lambda rounds: leaders_reference(rounds, predictor.source, predictor.window,
-                                                predictor.min_count)
+                                                predictor.min_count, predictor.decay)
     return None
 
 
@@ -498,6 +502,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
     BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
     WindowLeaders("mine", 1), WindowLeaders("mine", 4), WindowLeaders("their", 7, min_count=5),
+    WindowLeaders("mine", 4, decay=0.6), WindowLeaders("their", 6, min_count=2, decay=0.5),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)
@@ -634,6 +639,30 @@ def test_window_leaders_learns_a_tie_rule_that_the_trailing_move_changes() -> No
     assert any(len(replies) > 1 for replies in coarse.values())  # the leaders do not suffice
     got = predictions(WindowLeaders("mine", 8), list(zip(ours, theirs)))
     assert all(got[n] == theirs[n] for n in range(300, 600))
+
+
+def test_window_leaders_decay_relearns_reactions_first_seen_through_moves_we_never_made() -> None:
+    # the opponent beats the most common of its last 6 records of our moves, ties to the
+    # first seen, and its record starts with 6 moves of an earlier match we never saw: its
+    # first reactions teach some contexts the wrong reply, which plain counts keep until
+    # outvoted, while decayed ones let the latest consistent reaction take over
+    def errors(decay: float) -> int:
+        total = 0
+        for seed in range(30):
+            rng = random.Random(seed)
+            record = [rng.randrange(3) for _ in range(6)]
+            predictor = WindowLeaders("mine", 6, decay=decay)
+            for n in range(120):
+                theirs = (Counter(record[-6:]).most_common(1)[0][0] + 1) % 3
+                if n >= 6:
+                    guess = predictor.predict()
+                    total += guess is not None and guess != theirs
+                ours = rng.randrange(3)
+                predictor.update(ours, theirs)
+                record.append(ours)
+        return total
+
+    assert errors(0.6) < 0.75 * errors(1.0)
 
 
 def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:

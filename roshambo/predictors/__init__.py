@@ -47,7 +47,7 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: CalibratedMarkovChain(1))
     # what an opponent counting our last 10 moves does, whatever its tie rule (waits for 3,
     # as the whole-match counters do)
-    factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3))
+    factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3, decay=0.6))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))

@@ -12,7 +12,11 @@ appearance of every move present in the window: that row speaks once seen, and u
 the tie's coarser row does (backing off from the finer context to the coarser one, as
 prediction by partial matching does, Cleary & Witten 1984). A context not seen yet at all
 borrows the reaction last seen to a single leader (their move relative to it), applied to
-the earliest of the tied moves, so the predictor speaks from the first reaction on. It
+the earliest of the tied moves, so the predictor speaks from the first reaction on. With
+``decay`` below 1, a row's older counts shrink by that factor each time the context recurs:
+at 0.6 a reaction seen twice running outweighs any past, while one deviation after a long
+run does not (a deterministic opponent whose reaction we first saw through moves we never
+made, such as ones from its previous match still in its window, is relearnt at once). It
 models any opponent whose move depends on which of our moves lead our recent counts
 (Billings 1999, the "freqbot" family, with the tie rule left open), at O(1) work a round.
 """
@@ -21,22 +25,25 @@ from __future__ import annotations
 from collections import deque
 
 from ..moves import Move
-from .base import argmax3, check_positive, check_source
+from .base import argmax3, check_decay, check_positive, check_source
 
 
 class WindowLeaders:
     """Predict their move from the leading moves of a recent window, in first-seen order.
 
     ``source`` is the side whose window is read ("mine": the opponent reacts to our moves);
-    the predictor is silent until ``min_count`` moves have been seen.
+    the predictor is silent until ``min_count`` moves have been seen; ``decay`` weighs a
+    context's older reactions down each time it recurs (1: plain counts).
     """
 
-    def __init__(self, source: str = "mine", window: int = 10, min_count: int = 1) -> None:
+    def __init__(self, source: str = "mine", window: int = 10, min_count: int = 1,
+                 decay: float = 1.0) -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a window's leaders are one side's moves")
         self.window = check_positive(window, "window")
         self.min_count = check_positive(min_count, "min_count")
+        self.decay = check_decay(decay, "decay")
         self.name = f"leaders{window}-{source}"
         self._mine = source == "mine"
         self.reset()
@@ -48,8 +55,8 @@ class WindowLeaders:
         self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
         self._ring: deque[Move] = deque()
         self._seen = 0
-        self._table: dict[int, list[int]] = {}
-        self._refined: dict[int, list[int]] = {}  # the rows of ties read finely
+        self._table: dict[int, list[float]] = {}
+        self._refined: dict[int, list[float]] = {}  # the rows of ties read finely
         self._context: int | None = None  # the leaders as base-4 digits 1..3, earliest first
         self._fine: int | None = None  # on a tie: also every move present, earliest first
         self._first: Move = 0  # the earliest of the current leaders
@@ -60,18 +67,11 @@ class WindowLeaders:
         context = self._context
         table = self._table
         if context is not None:
-            row = table.get(context)
-            if row is None:
-                row = table[context] = [0, 0, 0]
-            row[their_move] += 1
+            self._count(table, context, their_move)
             if context < 4:  # one digit: a single leader
                 self._offset = (their_move - self._first) % 3
-            fine = self._fine
-            if fine is not None:
-                row = self._refined.get(fine)
-                if row is None:
-                    row = self._refined[fine] = [0, 0, 0]
-                row[their_move] += 1
+            if self._fine is not None:
+                self._count(self._refined, self._fine, their_move)
         move = my_move if self._mine else their_move
         ring = self._ring
         positions = self._positions
@@ -110,6 +110,18 @@ class WindowLeaders:
                 prediction = None if self._offset is None else (first + self._offset) % 3
         self._prediction = prediction
         return prediction
+
+    def _count(self, rows: dict[int, list[float]], key: int, move: Move) -> None:
+        """Count ``move`` after the context ``key``, its older counts weighed by ``decay``."""
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = [0, 0, 0]
+        elif self.decay != 1.0:
+            decay = self.decay
+            row[0] *= decay
+            row[1] *= decay
+            row[2] *= decay
+        row[move] += 1
 
     def predict(self) -> Move | None:
         return self._prediction

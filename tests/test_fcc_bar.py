@@ -6,17 +6,17 @@ under a fixed hash seed, two at a time. The shim's engine is seeded in each proc
 seed is derived from the hash seed), so every run of this file plays the same games and a
 regression shows up as a failure rather than as bad luck.
 
-The bar: issue 3 asks for 99.0% of the decisive games in *every* 1000-game match. Measured
-over 960 OS-seeded matches (``benchmarks/fcc_scenarios.py --hash-seeds 60``) the engine
-misses it in about 1 match in 150 to 250 (mrugesh, abbey and quincy, at 98.4-99.0% at
-worst; the games lost are nearly all lost in the opening rounds). So this file holds the
-engine to every match at least ``FLOOR`` percent and at least ``SHARE`` of the matches at
-99.0% or more, the official-order scenario (issue 6) included: strict enough to catch a
-regression, loose enough that a change which keeps the engine as good does not fail on one
-unlucky seeded match. (The official order was held to 99.0% in every match while its 160
-seeded matches happened to pass; the line-up of 2026-11-22, which left the OS-seeded tail
-unchanged over 720 scenario matches, draws one of them at 98.98%.) Raise both to
-99.0 / 1.0 once the engine never misses. The scenarios:
+The bar: issue 3 asks for 99.0% of the decisive games in *every* 1000-game match, and this
+file holds the engine to exactly that, in every scenario. Until 2026-11-22 it allowed a
+floor of 98.5% and 1% of the matches short of 99%: the engine then missed the bar in about
+one OS-seeded match in 150 to 250, nearly always through games lost in the opening. Since
+the window leaders read a tie with every move present and relearn a reaction seen twice
+running, it has missed in none of 9,600 seeded matches (``benchmarks/fcc_scenarios.py
+--hash-seeds 300 --engine-seed 0``, hash seeds 0-599, whose worst lost 9 games, twice) and
+none of 960 OS-seeded ones; its seeded matches here lose 5 or fewer. A change that brings a
+miss back here is a regression to look at, not bad luck to loosen the bar for.
+
+The scenarios:
 
 - fresh bots: one process per bot and hash seed;
 - the official order: ``python main.py --test`` (quincy, abbey, kris, mrugesh, then the unit
@@ -36,8 +36,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BAR = 99.0
-FLOOR = 98.5
-SHARE = 0.99
 GAMES = 1000
 BOTS = ("quincy", "abbey", "kris", "mrugesh")
 MAIN_ORDER = ("quincy", "abbey", "kris", "mrugesh")
@@ -131,14 +129,9 @@ def outcomes() -> list[tuple[str, str, str, float]]:
 
 
 def failures(rows: list[tuple[str, str, str, float]], scenario: str) -> list[str]:
-    """Matches of ``scenario`` under the floor."""
+    """Matches of ``scenario`` under the bar."""
     return [f"PYTHONHASHSEED={seed} {scenario} vs {bot}: {rate:.3f}%"
-            for kind, seed, bot, rate in rows if kind == scenario and rate < FLOOR]
-
-
-def short_of_bar(rows: list[tuple[str, str, str, float]]) -> list[str]:
-    return [f"PYTHONHASHSEED={seed} {kind} vs {bot}: {rate:.3f}%"
-            for kind, seed, bot, rate in rows if rate < BAR]
+            for kind, seed, bot, rate in rows if kind == scenario and rate < BAR]
 
 
 def test_enough_hash_seeds() -> None:
@@ -157,8 +150,6 @@ def test_main_py_order_then_unit_test_order_in_one_process(outcomes: list[tuple[
     """Issue 6's official-order scenario under 20 hash seeds: main.py, then the unit tests."""
     for scenario in ("main.py", "unittest"):
         assert sum(kind == scenario for kind, *_ in outcomes) == 4 * len(OFFICIAL_SEEDS)
-    # held like every scenario here: the floor in each match, the share at 99% overall (the
-    # engine still misses 99% in about 1 match in 250, wherever that match falls)
     assert not failures(outcomes, "main.py") + failures(outcomes, "unittest")
 
 
@@ -167,8 +158,3 @@ def test_a_third_round_in_another_order(outcomes: list[tuple[str, str, str, floa
     assert sum(kind == "third round" for kind, *_ in outcomes) == 4 * len(OFFICIAL_SEEDS)
     assert not failures(outcomes, "third round")
 
-
-@pytest.mark.slow
-def test_nearly_every_match_reaches_99_percent(outcomes: list[tuple[str, str, str, float]]) -> None:
-    short = short_of_bar(outcomes)
-    assert len(short) <= (1 - SHARE) * len(outcomes), short

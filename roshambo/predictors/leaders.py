@@ -89,12 +89,12 @@ class WindowLeaders:
         else:
             present = sorted((positions[m][0], m) for m in range(3) if counts[m])
             context = fine = 0
-            for _, move in present:
-                if counts[move] == top:
-                    context = context * 4 + move + 1
-                fine = fine * 4 + move + 1
+            for _, present_move in present:
+                if counts[present_move] == top:
+                    context = context * 4 + present_move + 1
+                fine = fine * 4 + present_move + 1
             fine = fine << 6 | context  # the coarse context takes 6 bits (3 base-4 digits)
-            first = next(move for _, move in present if counts[move] == top)
+            first = next(m for _, m in present if counts[m] == top)
         self._context = context
         self._fine = fine
         self._first = first

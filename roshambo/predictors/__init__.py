@@ -46,7 +46,8 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
     factories.append(lambda rng: CalibratedMarkovChain(1))
     # what an opponent counting our last 10 moves does, whatever its tie rule (waits for 3,
-    # as the whole-match counters do)
+    # as the whole-match counters do; a reaction seen twice running outweighs older counts,
+    # since such an opponent's first reactions may answer moves of ours we never saw)
     factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3, decay=0.6))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))

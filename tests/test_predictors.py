@@ -583,6 +583,44 @@ def test_history_matcher_prefers_the_longest_context() -> None:
     assert predictions(HistoryMatcher("their", max_len=1), [(R, t) for t in theirs])[-1] == S
 
 
+# what a mirrored twin of each history matcher indexes: the same real side as the direct
+# matcher named here (pairs are the same pairs either way round)
+SAME_INDEX = {"their": "mine", "mine": "their", "both": "both"}
+
+
+@pytest.mark.parametrize("window", [None, 7])
+@pytest.mark.parametrize("source", ["their", "mine", "both"])
+def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(source: str, window: int | None) -> None:
+    rng = random.Random(21)
+    rounds = [(rng.randrange(3), rng.choice([R, R, P, S])) for _ in range(300)] + [(R, t) for t in moves("RPPS" * 20)]
+    twin = SAME_INDEX[source]
+    owner, borrower = HistoryMatcher(source, 4, window), HistoryMatcher(twin, 4, window)
+    shared: dict[object, object] = {}
+    owner.share(shared, mirrored=False)
+    borrower.share(shared, mirrored=True)
+    assert len(shared) == 1  # one index for the two
+    # the owner as a direct half, the borrower as a mirrored one (swapped arguments)
+    assert [(owner.update(m, t), borrower.update(t, m)) for m, t in rounds] == list(zip(
+        predictions(HistoryMatcher(source, 4, window), rounds)[1:],
+        predictions(HistoryMatcher(twin, 4, window), [(t, m) for m, t in rounds])[1:]))
+    # reset ends the borrowing: alone, the former borrower learns as a fresh matcher does
+    borrower.reset()
+    alone = [(t, m) for m, t in rounds[:50]]
+    assert [borrower.update(*r) for r in alone] == predictions(HistoryMatcher(twin, 4, window), alone)[1:]
+
+
+def test_only_identical_history_indexes_are_shared() -> None:
+    shared: dict[object, object] = {}
+    for matcher, mirrored in [(HistoryMatcher("their"), False), (HistoryMatcher("their"), True),
+                              (HistoryMatcher("mine", max_len=3), True), (HistoryMatcher("mine", window=9), True)]:
+        matcher.share(shared, mirrored)
+    assert len(shared) == 4
+    used = HistoryMatcher("both")
+    used.update(R, P)
+    with pytest.raises(ValueError, match="fresh history matchers"):
+        HistoryMatcher("both").share({("history", "both", 12, None): used}, mirrored=True)
+
+
 def test_frequency_counter_window_semantics() -> None:
     rounds = [(S, t) for t in moves("RRPPS")]
     assert predictions(FrequencyCounter(), rounds) == [None, R, R, R, R, R]  # ties: first of R, P, S

@@ -10,6 +10,12 @@ window, a context whose latest occurrence has left the window counts as never se
 position says so at lookup), and once every ``window`` rounds the index drops all such
 contexts in one pass, so its size stays bounded however long the match, at an amortized
 O(1) a round: Iocaine's own longest history age is 1000 rounds.
+
+Of Iocaine's six halves over one history size, only three indexes differ: the opponent's
+moves indexed to predict the opponent (P on their moves) are the same index as the one a
+twin running on the swapped histories builds to predict us (P' on our moves), and so on.
+In an ensemble the halves that would rebuild an index another half already keeps borrow it
+(see :meth:`HistoryMatcher.share`) and only read what followed its match on their side.
 """
 from __future__ import annotations
 
@@ -43,9 +49,32 @@ class HistoryMatcher:
         self._symbols = bytearray()
         self._theirs = bytearray()
         self._index: dict[int, int] = {}
+        self._found: int | None = None  # where what followed the longest match is
+        self._owner: HistoryMatcher | None = None  # whose index this one reads, if shared
         self._prediction: Move | None = None
 
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Borrow an identical index from a predictor already in ``shared`` (or offer this
+        one): the index depends only on which real side's moves it reads, once a mirrored
+        twin's swapped arguments are undone. A borrower reads the owner's match each round,
+        so it must be updated after the owner, with the same rounds (the ensemble calls
+        ``share`` in the order of its updates, on fresh predictors). ``reset`` ends it."""
+        side = self.source if not mirrored or self.source == "both" else (
+            "mine" if self.source == "their" else "their")
+        owner = shared.setdefault(("history", side, self.max_len, self.window), self)
+        if owner is not self:
+            if not isinstance(owner, HistoryMatcher) or owner._symbols or self._symbols:
+                raise ValueError(f"cannot share {owner!r}'s index: sharing needs fresh history matchers")
+            self._owner = owner
+
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        owner = self._owner
+        if owner is not None:  # a borrowed index: what followed the owner's match, our side
+            theirs = self._theirs
+            theirs.append(their_move)
+            found = owner._found
+            self._prediction = prediction = theirs[found] if found is not None else None
+            return prediction
         symbols = self._symbols
         symbols.append(self._symbol[my_move * 3 + their_move])
         self._theirs.append(their_move)
@@ -68,6 +97,7 @@ class HistoryMatcher:
                 # time it recurs (LZ78).
                 break
             found = position
+        self._found = found
         self._prediction = prediction = self._theirs[found] if found is not None else None
         if window is not None and end % window == 0 and end > window:
             # drop what has expired: one pass every ``window`` rounds, over an index of at

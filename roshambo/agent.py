@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .ensemble import Choice, Ensemble, EnsembleConfig
+from .ensemble import Ensemble, EnsembleConfig
 from .moves import Move, check_move
 from .predictors import Factory
 
@@ -48,7 +48,6 @@ class Agent:
     def reset(self) -> None:
         self._ensemble.reset()
         self._last: Move | None = None
-        self._choice: Choice | None = None
         self.rounds = 0
 
     @property
@@ -65,9 +64,8 @@ class Agent:
 
     def choose(self) -> Move:
         """Choose our next move (and remember it as our last move)."""
-        self._choice = self._ensemble.choose()
-        self._last = self._choice.move
-        return self._last
+        self._last = move = self._ensemble.choose_move()
+        return move
 
     def move(self, their_last: Move | None) -> Move:
         """Record the opponent's last move (None at a match's start) and return ours."""
@@ -85,7 +83,7 @@ class Agent:
 
     def belief(self) -> Belief:
         """The strategy behind the last choice, its family, horizon and record."""
-        choice = self._choice
+        choice = self._ensemble.last_choice()
         if choice is None:
             return Belief("none", "none", 0, 0, 0.0, True)
         family = choice.strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]

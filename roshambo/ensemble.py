@@ -15,7 +15,8 @@ Per window, a meta-strategy plays the best-scoring strategy's move; the meta-met
 scores each meta-strategy and its two rotations (the second-guessing defence once more) and
 follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
-and its best strategy is found at C speed, so a round costs the same however long the match.
+and its best strategy is found by a knockout of big-integer operations over all fields at
+once (each round of it halves the fields), so a round costs the same however long the match.
 Ties within a window go to the strategy with the better record over the longest window,
 then to one that has something to say this round (a silent best would mean random play,
 while an equal record that offers a move is no worse a bet), then to the one on the longer
@@ -52,26 +53,68 @@ a guess), because a strategy's score counts the ties it earns as the twin of a r
 from __future__ import annotations
 
 import random
-import struct
-from itertools import chain
-from operator import itemgetter
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
 from .predictors.base import check_decay
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
-FIELD = 8  # bytes per packed score field (struct "Q")
+FIELD = 8  # bytes per packed score field
 
 
 def _packed(*fields: int) -> bytes:
     return b"".join(field.to_bytes(FIELD, "little") for field in fields)
 
 
-def _gather(parts: tuple[bytes, ...], expected: list[int]) -> int:
-    """One packed integer of every half's part, picked by what the half expects."""
-    return int.from_bytes(b"".join(itemgetter(*expected)(parts)), "little")
+GUARD = 8 * FIELD - 1  # the top bit of a field: packed fields must stay below it
+
+
+def _halvings(fields: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The rounds of a knockout over ``fields`` packed fields, for :func:`_largest`: each
+    pits the upper half of the remaining fields against the lower half, field by field."""
+    rounds = []
+    while fields > 1:
+        low = (fields + 1) // 2  # the lower half; the upper one has ``fields - low`` fields
+        ones = int.from_bytes(_packed(*([1] * low)), "little")
+        rounds.append((8 * FIELD * low, (1 << 8 * FIELD * low) - 1, ones << GUARD, ones))
+        fields = low
+    return tuple(rounds)
+
+
+def _largest(packed: int, rounds: tuple[tuple[int, int, int, int], ...]) -> int:
+    """The largest field of ``packed`` (every field below ``1 << GUARD``), found without
+    unpacking: per round, subtracting the lower fields from the upper ones with each field's
+    guard bit set leaves that bit set exactly where the upper field is at least the lower,
+    and a mask built from those bits keeps the larger of each pair. The rounds halve the
+    fields, so the work is a few big-integer operations over ever shorter integers."""
+    for bits, low, guards, ones in rounds:
+        upper = packed >> bits
+        packed &= low
+        keep = (((upper | guards) - packed) >> GUARD) & ones  # 1 where the upper field wins
+        packed ^= (upper ^ packed) & ((keep << 8 * FIELD) - keep)
+    return packed
+
+
+Parts = tuple[Callable[[Move | None], bytes], Callable[[Move | None], bytes]]
+
+
+def _sides(table: tuple[bytes, ...]) -> Parts:
+    """Look-ups of ``table`` (indexed by the opponent move a half expects, a silent half's
+    part last) by what the halves' predictors said: a direct half expects the move its
+    predictor names, a mirrored one the move that beats our predicted move."""
+    direct: dict[Move | None, bytes] = {e: table[e] for e in range(3)}
+    mirrored: dict[Move | None, bytes] = {q: table[(q + 1) % 3] for q in range(3)}
+    direct[None] = mirrored[None] = table[NO_MOVE]
+    return direct.__getitem__, mirrored.__getitem__
+
+
+def _gather(parts: Parts, direct: list[Move | None], mirrored: list[Move | None]) -> int:
+    """One packed integer of every half's part: the direct halves', then the mirrored ones'."""
+    of_direct, of_mirrored = parts
+    return int.from_bytes(b"".join(chain(map(of_direct, direct), map(of_mirrored, mirrored))), "little")
 
 
 # PATTERN[d]: (reward + 1) of strategies k = 0, 1, 2 when the opponent played e + d, with e
@@ -85,14 +128,14 @@ STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
 # holds 3 * (rounds its expectation was right) + (rounds it was silent), which is twice the
 # accuracy record plus the number of rounds: the same offset for every strategy.
 ACCURACY = tuple(_packed(*(3 if k == d else 0 for k in range(3))) for d in range(3))
-# BELIEVERS[b][e]: a field of all ones where strategy k of a half expecting e expects b
+# BELIEVERS[b]: a field of all ones where strategy k of a half expecting e expects b
 BELIEVERS = tuple(
-    tuple(_packed(*(FIELD_ONES if (e + k) % 3 == b else 0 for k in range(3))) for e in range(3))
-    + (_packed(0, 0, 0),)
+    _sides(tuple(_packed(*(FIELD_ONES if (e + k) % 3 == b else 0 for k in range(3))) for e in range(3))
+           + (_packed(0, 0, 0),))
     for b in range(3)
 )
-# SPEAKING[e]: all ones in the three fields of a half expecting e; zeros if the half is silent
-SPEAKING = (_packed(FIELD_ONES, FIELD_ONES, FIELD_ONES),) * 3 + (_packed(0, 0, 0),)
+# SPEAKING: all ones in the three fields of a half that expects a move, zeros if it is silent
+SPEAKING = _sides((_packed(FIELD_ONES, FIELD_ONES, FIELD_ONES),) * 3 + (_packed(0, 0, 0),))
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
     tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
@@ -171,14 +214,18 @@ class Ensemble:
         selectable = {name: getattr(make(probe), "selectable", True) for name, make in factories.items()}
         if not any(selectable.values()):
             raise ValueError("an ensemble needs at least one selectable predictor")
-        # selectable predictors first, so each window's argmax runs over a prefix of fields
+        # the order of the strategies breaks ties (the first wins): selectable ones first
         order = sorted(factories, key=lambda name: not selectable[name])
         self._factories = {name: factories[name] for name in order}
         self.strategy_names = tuple(
             f"{name}{mark}.{k}" for name in self._factories for mark in ("", "'") for k in range(3)
         )
         strategies = 6 * sum(selectable.values())
-        self._bytes = FIELD * len(self.strategy_names)
+        # Strategy s = 6 i + 3 m + k (predictor i, mirrored m, rotation k) is packed in field
+        # 3 (i + n m) + k: the direct halves first, then the mirrored ones, so each side's
+        # parts are gathered in one pass over its predictors.
+        n = len(order)
+        fields = [3 * (i + n * m) + k for i in range(n) for m in range(2) for k in range(3)]
         # Occam at the meta-meta level: second-guessing rotations and shorter windows must
         # beat the plain longest-window choice by a margin before they are followed.
         config = self.config
@@ -186,12 +233,13 @@ class Ensemble:
             (config.rotation_penalty if r else 0.0) + (config.window_penalty if a else 0.0)
             for a in range(len(config.windows)) for r in range(3)
         )
-        # reads the selectable prefix of a window's keys (the rest hold keys never compared)
-        self._unpack = struct.Struct(f"<{strategies}Q").unpack_from
+        # the fields of selectable strategies (the others hold keys never compared)
+        self._selectable = sum(FIELD_ONES << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+        self._rounds_of_max = _halvings(len(fields))
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
-        credits = [naive if k == 0 else 0 for _ in range(len(self.strategy_names) // 3) for k in range(3)]
+        credits = [naive if k == 0 else 0 for _ in range(2 * n) for k in range(3)]
         self._prior = int.from_bytes(_packed(*credits), "little")
         # a window's field holds at most 2 per round plus the credit: ``shift`` bits
         self._span = max(self.config.windows) + 1
@@ -202,30 +250,44 @@ class Ensemble:
         # ranks between the longest window's score and the streak, looked at only when the
         # key's winner is silent
         self._index_bits = max(1, (strategies - 1).bit_length())
-        if 1 << (2 * self._shift + STREAK_BITS + self._index_bits) >= 1 << (8 * FIELD):
+        if 2 * self._shift + STREAK_BITS + self._index_bits > GUARD:
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
-        self._positions = int.from_bytes(_packed(*range(strategies - 1, -1, -1)), "little")
+        self._positions = sum(strategies - 1 - s << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
         self._strategies = strategies
-        # PATTERNS[theirs][e]: the packed rewards of a half that expected e; likewise its
-        # accuracy parts
+        # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
+        # its accuracy parts
         self._patterns = self._by_their_move(PATTERN)
         self._accuracy_patterns = self._by_their_move(ACCURACY)
-        self._ones = int.from_bytes(_packed(*([1] * len(self.strategy_names))), "little")
+        self._ones = int.from_bytes(_packed(*([1] * len(fields))), "little")
         self.reset()
 
     @staticmethod
-    def _by_their_move(table: tuple[bytes, ...]) -> tuple[tuple[bytes, ...], ...]:
-        """``table[d]`` (d: their move minus the expected one) per their move and expected
-        move, with a silent half's part last."""
-        return tuple(tuple(table[(theirs - e) % 3] for e in range(3)) + (SILENT,) for theirs in range(3))
+    def _by_their_move(table: tuple[bytes, ...]) -> tuple[Parts, ...]:
+        """``table[d]`` (d: their move minus the expected one), per their move, looked up
+        by each half's prediction (a silent half's part is ``SILENT``)."""
+        return tuple(_sides(tuple(table[(theirs - e) % 3] for e in range(3)) + (SILENT,)) for theirs in range(3))
 
     def reset(self) -> None:
         rng = self._rng
         direct: list[Predictor] = [make(rng) for make in self._factories.values()]
         mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
-        # bound methods, looked up once per match rather than twice per predictor a round
-        self._steps = [(d.update, m.update) for d, m in zip(direct, mirror)]
-        self._expected: list[int] = [NO_MOVE] * (2 * len(direct))
+        # halves that would compute what another half already does borrow its work, in the
+        # order of the updates (every direct half, then every mirrored one), so that the
+        # owner always updates first
+        shared: dict[object, object] = {}
+        for halves, mirrored in ((direct, False), (mirror, True)):
+            for half in halves:
+                share = getattr(half, "share", None)
+                if share is not None:
+                    share(shared, mirrored)
+        # bound methods, looked up once per match rather than once per predictor a round
+        self._updates = [d.update for d in direct]
+        self._mirror_updates = [m.update for m in mirror]
+        # what each half's predictor said last round (None: nothing)
+        self._direct: list[Move | None] = [None] * len(direct)
+        self._mirrored: list[Move | None] = [None] * len(mirror)
+        # the last choice: move, strategy, window, meta-meta choice, its score, trusted, cautious
+        self._decision: tuple[Move, int, int, int, float, bool, bool] | None = None
         self._rounds = 0
         self._total = self._prior  # packed cumulative (reward + 1) of every strategy
         self._streaks = 0  # packed current winning streak of every strategy
@@ -247,9 +309,11 @@ class Ensemble:
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
+        direct = self._direct
+        mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
-            self._accuracy += _gather(self._accuracy_patterns[theirs], self._expected)
-        rewards = _gather(self._patterns[theirs], self._expected)
+            self._accuracy += _gather(self._accuracy_patterns[theirs], direct, mirrored)
+        rewards = _gather(self._patterns[theirs], direct, mirrored)
         self._rounds += 1
         self._total += rewards
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
@@ -264,22 +328,46 @@ class Ensemble:
             meta_decay * score + reward
             for score, reward in zip(self._meta_scores, chain.from_iterable([rotated[m] for m in self._meta_moves]))
         ]
-        # each predictor's half, then its mirror's (the opponent beats our predicted move)
-        expected = self._expected
-        i = 0
-        for update, update_mirror in self._steps:
-            p = update(mine, theirs)
-            expected[i] = NO_MOVE if p is None else p
-            q = update_mirror(theirs, mine)
-            expected[i + 1] = NO_MOVE if q is None else (q + 1) % 3
-            i += 2
+        # every predictor, then every mirrored twin on the swapped histories
+        self._direct = [update(mine, theirs) for update in self._updates]
+        self._mirrored = [update(theirs, mine) for update in self._mirror_updates]
+
+    def _expects(self, strategy: int) -> int:
+        """The opponent move a strategy's half expects this round (``NO_MOVE``: silent)."""
+        i, r = divmod(strategy, 6)
+        if r < 3:
+            p = self._direct[i]
+            return NO_MOVE if p is None else p
+        q = self._mirrored[i]
+        return NO_MOVE if q is None else (q + 1) % 3  # the opponent beats our predicted move
 
     def choose(self) -> Choice:
+        """Pick this round's move (see :meth:`choose_move`) and say what led to it."""
+        self.choose_move()
+        choice = self.last_choice()
+        assert choice is not None
+        return choice
+
+    def last_choice(self) -> Choice | None:
+        """The last move chosen, with what led to it (None before the first choice)."""
+        if self._decision is None:
+            return None
+        move, strategy, a, top, score, trusted, cautious = self._decision
+        return Choice(
+            move=move,
+            strategy=self.strategy_names[strategy],
+            window=self.config.windows[a],
+            rotation=top % 3,
+            score=score,
+            hedging=not trusted,
+            cautious=cautious,
+        )
+
+    def choose_move(self) -> Move:
         """Pick this round's move: best strategy per window, best rotated window, or the hedge."""
         rounds = self._rounds
         total = self._total
-        size = self._bytes
-        expected = self._expected
+        expects = self._expects
         longest = self._span - 1
         tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
         index_bits = self._index_bits
@@ -287,7 +375,8 @@ class Ensemble:
         ring = self._ring
         span = self._span
         shift = self._shift + STREAK_BITS + index_bits
-        unpack = self._unpack
+        selectable = self._selectable
+        knockout = self._rounds_of_max
         last = self._strategies - 1
         index_mask = (1 << index_bits) - 1
         speaking = 0  # fields of all ones where the strategy speaks, gathered if needed
@@ -297,16 +386,16 @@ class Ensemble:
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
             keys = (scores << shift) + tiebreak
-            top = max(unpack(keys.to_bytes(size, "little")))
+            top = _largest(keys & selectable, knockout)
             best = last - (top & index_mask)
-            e = expected[best // 3]
+            e = expects(best)
             if e == NO_MOVE:  # a silent winner: the best speaking key, if it is level
                 if not speaking:
-                    speaking = _gather(SPEAKING, expected)
-                rival = max(unpack((keys & speaking).to_bytes(size, "little")))
+                    speaking = _gather(SPEAKING, self._direct, self._mirrored) & selectable
+                rival = _largest(keys & speaking, knockout)
                 if rival and rival >> records == top >> records:
                     best = last - (rival & index_mask)
-                    e = expected[best // 3]
+                    e = expects(best)
             self._meta_best[a] = best
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3
         meta = self._meta_scores
@@ -330,27 +419,20 @@ class Ensemble:
         if cautious:
             move = (move + 2) % 3  # ties the expected move, beats the rival
         self._trusted = trusted
-        return Choice(
-            move=move,
-            strategy=self.strategy_names[self._meta_best[a]],
-            window=self.config.windows[a],
-            rotation=rotation,
-            score=meta[top],
-            hedging=not trusted,
-            cautious=cautious,
-        )
+        self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
+        return move
 
     def _cautious(self, move: Move) -> bool:
         """Whether a rival expectation that would beat ``move`` is close enough to the one
         it answers, and clearly ahead of the third, to play the tie-or-win move instead."""
-        accuracy = self._accuracy
-        size = self._bytes
-        unpack = self._unpack
-        expected = self._expected
+        accuracy = self._accuracy & self._selectable
+        knockout = self._rounds_of_max
+        direct = self._direct
+        mirrored = self._mirrored
         # best record among the strategies expecting each move (twice the accuracy, plus
         # the same offset for all; 0 if no strategy expects it)
         best = [
-            max(unpack((accuracy & _gather(BELIEVERS[b], expected)).to_bytes(size, "little")))
+            _largest(accuracy & _gather(BELIEVERS[b], direct, mirrored), knockout)
             for b in range(3)
         ]
         config = self.config

@@ -13,11 +13,13 @@ import re
 from typing import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from roshambo.ensemble import Choice, Ensemble, EnsembleConfig
+from roshambo.ensemble import FIELD, GUARD, Choice, Ensemble, EnsembleConfig, _halvings, _largest
 from roshambo.moves import Move, outcome
 from roshambo.opponents import make_opponent
-from roshambo.predictors import PREDICTORS, Factory, RandomGuess
+from roshambo.predictors import PREDICTORS, Factory, HistoryMatcher, RandomGuess
 
 
 class Echo:
@@ -392,3 +394,44 @@ def test_reset_equals_fresh() -> None:
     ensemble.reset()
     rng.seed(14)
     assert play(ensemble, "tree", 16, 250) == play(Ensemble(random.Random(14)), "tree", 16, 250)
+
+
+def test_last_choice_is_the_chosen_move_with_its_reasons() -> None:
+    ensemble = Ensemble(random.Random(17))
+    assert ensemble.last_choice() is None
+    history = play(ensemble, "quincy", 18, 60)
+    assert ensemble.last_choice() == history[-1][2]
+    ensemble.observe(history[-1][0], 0)
+    move = ensemble.choose_move()
+    choice = ensemble.last_choice()
+    assert choice is not None and choice.move == move
+    assert choice.strategy in ensemble.strategy_names and choice.window in ensemble.config.windows
+    ensemble.reset()
+    assert ensemble.last_choice() is None
+
+
+# --- shared work and the packed argmax --------------------------------------------------------
+
+
+class Unshared(HistoryMatcher):
+    """A history matcher that never borrows an index (the ensemble finds no ``share``)."""
+
+    share = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("opponent", ["markov", "abbey", "random"])
+def test_history_halves_that_borrow_an_index_play_exactly_as_their_own_would(opponent: str) -> None:
+    unshared = {name: make for name, make in PREDICTORS.items()}
+    for name in [n for n in unshared if n.startswith("history-")]:
+        probe = PREDICTORS[name](random.Random(0))
+        assert isinstance(probe, HistoryMatcher)
+        unshared[name] = lambda rng, p=probe: Unshared(p.source, p.max_len, p.window)
+    shared_play = play(Ensemble(random.Random(19)), opponent, 20, 400)
+    assert shared_play == play(Ensemble(random.Random(19), factories=unshared), opponent, 20, 400)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=(1 << GUARD) - 1), min_size=1, max_size=200))
+def test_the_packed_knockout_finds_the_largest_field(fields: list[int]) -> None:
+    packed = int.from_bytes(b"".join(f.to_bytes(FIELD, "little") for f in fields), "little")
+    assert _largest(packed, _halvings(len(fields))) == max(fields)

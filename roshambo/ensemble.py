@@ -72,29 +72,31 @@ def _packed(*fields: int) -> bytes:
 GUARD = 8 * FIELD - 1  # the top bit of a field: packed fields must stay below it
 
 
-def _halvings(fields: int) -> tuple[tuple[int, int, int, int], ...]:
+def _halvings(fields: int) -> tuple[tuple[int, int, int], ...]:
     """The rounds of a knockout over ``fields`` packed fields, for :func:`_largest`: each
     pits the upper half of the remaining fields against the lower half, field by field."""
     rounds = []
     while fields > 1:
         low = (fields + 1) // 2  # the lower half; the upper one has ``fields - low`` fields
-        ones = int.from_bytes(_packed(*([1] * low)), "little")
-        rounds.append((8 * FIELD * low, (1 << 8 * FIELD * low) - 1, ones << GUARD, ones))
+        guards = int.from_bytes(_packed(*([1] * low)), "little") << GUARD
+        rounds.append((8 * FIELD * low, (1 << 8 * FIELD * low) - 1, guards))
         fields = low
     return tuple(rounds)
 
 
-def _largest(packed: int, rounds: tuple[tuple[int, int, int, int], ...]) -> int:
+def _largest(packed: int, rounds: tuple[tuple[int, int, int], ...]) -> int:
     """The largest field of ``packed`` (every field below ``1 << GUARD``), found without
-    unpacking: per round, subtracting the lower fields from the upper ones with each field's
-    guard bit set leaves that bit set exactly where the upper field is at least the lower,
-    and a mask built from those bits keeps the larger of each pair. The rounds halve the
-    fields, so the work is a few big-integer operations over ever shorter integers."""
-    for bits, low, guards, ones in rounds:
+    unpacking. Per round, ``upper - lower`` with each field's guard bit set cannot borrow
+    from the next field; the guard bit survives exactly where the upper field is at least
+    the lower, and there the bits below it are the difference, which added to the lower
+    field makes it the larger one. Each round halves the fields, so the work is a few
+    big-integer operations over ever shorter integers."""
+    for bits, low, guards in rounds:
         upper = packed >> bits
         packed &= low
-        keep = (((upper | guards) - packed) >> GUARD) & ones  # 1 where the upper field wins
-        packed ^= (upper ^ packed) & ((keep << 8 * FIELD) - keep)
+        difference = (upper | guards) - packed
+        wins = difference & guards  # the guard bit where the upper field is at least the lower
+        packed += difference & (wins - (wins >> GUARD))
     return packed
 
 

@@ -13,7 +13,7 @@ import re
 from typing import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from roshambo.ensemble import FIELD, GUARD, Choice, Ensemble, EnsembleConfig, _halvings, _largest
@@ -432,6 +432,8 @@ def test_history_halves_that_borrow_an_index_play_exactly_as_their_own_would(opp
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=(1 << GUARD) - 1), min_size=1, max_size=200))
+@example([0, (1 << GUARD) - 1, 0])
+@example([(1 << GUARD) - 1, 0, (1 << GUARD) - 2, (1 << GUARD) - 1, 5])
 def test_the_packed_knockout_finds_the_largest_field(fields: list[int]) -> None:
     packed = int.from_bytes(b"".join(f.to_bytes(FIELD, "little") for f in fields), "little")
     assert _largest(packed, _halvings(len(fields))) == max(fields)

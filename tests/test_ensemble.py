@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from roshambo.ensemble import FIELD, GUARD, Choice, Ensemble, EnsembleConfig, _halvings, _largest
 from roshambo.moves import Move, outcome
 from roshambo.opponents import make_opponent
-from roshambo.predictors import PREDICTORS, Factory, HistoryMatcher, RandomGuess
+from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
 
 
 class Echo:
@@ -413,21 +413,57 @@ def test_last_choice_is_the_chosen_move_with_its_reasons() -> None:
 # --- shared work and the packed argmax --------------------------------------------------------
 
 
-class Unshared(HistoryMatcher):
-    """A history matcher that never borrows an index (the ensemble finds no ``share``)."""
+class Solo:
+    """Another predictor minus ``share``: the ensemble cannot make it borrow anything."""
 
-    share = None  # type: ignore[assignment]
+    def __init__(self, inner: Predictor) -> None:
+        self._inner = inner
+        self.name = inner.name
+        self.selectable = getattr(inner, "selectable", True)
+
+    def reset(self) -> None:
+        self._inner.reset()
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        return self._inner.update(my_move, their_move)
+
+    def predict(self) -> Move | None:
+        return self._inner.predict()
 
 
-@pytest.mark.parametrize("opponent", ["markov", "abbey", "random"])
-def test_history_halves_that_borrow_an_index_play_exactly_as_their_own_would(opponent: str) -> None:
-    unshared = {name: make for name, make in PREDICTORS.items()}
-    for name in [n for n in unshared if n.startswith("history-")]:
-        probe = PREDICTORS[name](random.Random(0))
-        assert isinstance(probe, HistoryMatcher)
-        unshared[name] = lambda rng, p=probe: Unshared(p.source, p.max_len, p.window)
+@pytest.mark.parametrize("opponent", ["markov", "abbey", "debruijn", "random"])
+def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) -> None:
+    solo: dict[str, Factory] = {name: lambda rng, make=make: Solo(make(rng)) for name, make in PREDICTORS.items()}
     shared_play = play(Ensemble(random.Random(19)), opponent, 20, 400)
-    assert shared_play == play(Ensemble(random.Random(19), factories=unshared), opponent, 20, 400)
+    assert shared_play == play(Ensemble(random.Random(19), factories=solo), opponent, 20, 400)
+
+
+class Sharing(Echo):
+    """Logs when the ensemble offers it ``share`` and when it updates it."""
+
+    def __init__(self, name: str, log: list[tuple[str, object, bool | None]]) -> None:
+        super().__init__()
+        self.name = name
+        self._log = log
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        self._log.append(("share", self, mirrored))
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        self._log.append(("update", self, None))
+        return super().update(my_move, their_move)
+
+
+def test_share_is_offered_to_every_half_in_the_order_of_the_updates() -> None:
+    log: list[tuple[str, object, bool | None]] = []
+    ensemble = Ensemble(random.Random(22), factories={
+        name: lambda rng, name=name: Sharing(name, log) for name in ("one", "two")})
+    offered = [(half, mirrored) for event, half, mirrored in log if event == "share"]
+    assert [(half.name, mirrored) for half, mirrored in offered] == [  # type: ignore[attr-defined]
+        ("one", False), ("two", False), ("one", True), ("two", True)]
+    log.clear()
+    ensemble.observe(ensemble.choose_move(), 0)
+    assert [half for _, half, _ in log] == [half for half, _ in offered]
 
 
 @settings(max_examples=300, deadline=None)

@@ -609,6 +609,41 @@ def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(sourc
     assert [borrower.update(*r) for r in alone] == predictions(HistoryMatcher(twin, 4, window), alone)[1:]
 
 
+@pytest.mark.parametrize("mirrored", [False, True])
+@pytest.mark.parametrize("window", [None, 9])
+@pytest.mark.parametrize("source", ["their", "mine", "both"])
+def test_a_novelty_chain_that_borrows_counts_predicts_as_its_own_would(source: str, window: int | None,
+                                                                      mirrored: bool) -> None:
+    rng = random.Random(23)
+    rounds = [(rng.randrange(3), rng.choice([R, R, P, S])) for _ in range(300)]
+    if mirrored:  # the ensemble shows a mirrored half the swapped histories
+        rounds = [(t, m) for m, t in rounds]
+    owner, borrower = MarkovChain(3, window, source), MarkovChain(3, window, source, least=True)
+    shared: dict[object, object] = {}
+    owner.share(shared, mirrored)
+    borrower.share(shared, mirrored)
+    assert len(shared) == 1
+    assert [(owner.update(*r), borrower.update(*r)) for r in rounds] == list(zip(
+        predictions(MarkovChain(3, window, source), rounds)[1:],
+        predictions(MarkovChain(3, window, source, least=True), rounds)[1:]))
+    borrower.reset()  # alone again: learns as a fresh chain does
+    assert [borrower.update(*r) for r in rounds[:40]] == predictions(
+        MarkovChain(3, window, source, least=True), rounds[:40])[1:]
+
+
+def test_only_identical_markov_counts_are_shared() -> None:
+    shared: dict[object, object] = {}
+    for chain, mirrored in [(MarkovChain(2), False), (MarkovChain(2), True), (MarkovChain(2, source="mine"), True),
+                            (MarkovChain(3), False), (MarkovChain(2, 5), False), (MarkovChain(2, source="both"), False),
+                            (MarkovChain(2, source="both"), True)]:
+        chain.share(shared, mirrored)
+    assert len(shared) == 7  # the mirrored chain on our moves counts our moves, not theirs
+    used = MarkovChain(2)
+    used.update(R, P)
+    with pytest.raises(ValueError, match="fresh Markov chains"):
+        MarkovChain(2, least=True).share({("markov", "their", "their", 2, None): used}, mirrored=False)
+
+
 def test_only_identical_history_indexes_are_shared() -> None:
     shared: dict[object, object] = {}
     for matcher, mirrored in [(HistoryMatcher("their"), False), (HistoryMatcher("their"), True),

@@ -6,7 +6,8 @@ the most counted continuation of the current context (the first of R, P, S on ti
 context is read from the opponent's moves (the write-up's chain), ours, or both as pairs.
 With ``least=True`` the chain predicts the *least* counted continuation instead ("novelty"):
 what an opponent that avoids repeating itself, such as one walking a de Bruijn sequence
-(Billings 1999, "debruijn81"), is due to play.
+(Billings 1999, "debruijn81"), is due to play. A chain and its novelty twin keep the same
+counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.share`).
 """
 from __future__ import annotations
 
@@ -73,17 +74,40 @@ class MarkovChain:
         self._counts = ContinuationCounts(self.num_records)
         self._context = 0  # last seq_len - 1 symbols, base 10 digits
         self._length = 0
+        self._owner: MarkovChain | None = None  # whose counts this one reads, if shared
         self._prediction: Move | None = None
 
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Borrow identical counts from a chain already in ``shared`` (or offer these): the
+        counts depend on which real side's moves form the context, which side's move is
+        counted, the length and the window, once a mirrored twin's swapped arguments are
+        undone; the most and least counted continuations are read off the same rows. A
+        borrower reads the owner's counts and context each round, so it must be updated
+        after the owner, with the same rounds (the ensemble calls ``share`` in the order
+        of its updates, on fresh predictors). ``reset`` ends it."""
+        context = self.source if not mirrored else {"their": "mine", "mine": "their", "both": "swapped pairs"}[self.source]
+        counted = "mine" if mirrored else "their"
+        owner = shared.setdefault(("markov", context, counted, self.seq_len, self.num_records), self)
+        if owner is not self:
+            if not isinstance(owner, MarkovChain) or owner._length or self._length:
+                raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh Markov chains")
+            self._owner = owner
+
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        length = self._length
         needed = self.seq_len - 1
-        counts = self._counts
-        if length >= needed:
-            counts.count(self._context, their_move)
-        context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
-        self._length = length + 1
-        row = counts.table.get(context) if length + 1 >= needed else None
+        owner = self._owner
+        if owner is None:
+            length = self._length
+            counts = self._counts
+            if length >= needed:
+                counts.count(self._context, their_move)
+            context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
+            length = self._length = length + 1
+        else:  # borrowed counts: the owner has just counted this round
+            counts = owner._counts
+            context = owner._context
+            length = owner._length
+        row = counts.table.get(context) if length >= needed else None
         if row is None:
             prediction = None
         elif self.least:

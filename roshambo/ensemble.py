@@ -38,7 +38,8 @@ The prior (a, b) starts optimistic, (10, 1): the first rounds of a match are gue
 the opponent, and a few unlucky ones must not send the engine to random play for a dozen
 rounds after it has found an honest opponent out. It fades to (1, 1) as the match goes on,
 so an opponent that simulates us meets evidence, not optimism. Against anything we really
-beat, the probability of following goes to 1 within a few rounds.
+beat, the probability of following goes to 1 within a few rounds; once a Hoeffding bound
+puts the chance of a draw below 1/2 under one in a billion, the draw is skipped.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -52,6 +53,7 @@ a guess), because a strategy's score counts the ties it earns as the twin of a r
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,6 +64,12 @@ from .predictors import PREDICTORS, Factory, Predictor
 from .predictors.base import check_decay
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
+# For X ~ Beta(a, b) with integers a, b: P(X <= 1/2) = P(Binomial(a + b - 1, 1/2) >= a), which
+# Hoeffding's inequality bounds by exp(-(a - b + 1) ** 2 / (2 (a + b - 1))); the tail only
+# grows as a falls or b rises, so at real a > b + 1 the bound at floor(a), ceil(b) gives
+# P(X <= 1/2) < exp(-(a - b - 1) ** 2 / (2 (a + b))). Under one in a billion when
+# (a - b - 1) ** 2 > SURE * (a + b).
+SURE = 2 * math.log(1e9)
 FIELD = 8  # bytes per packed score field
 
 
@@ -415,7 +423,12 @@ class Ensemble:
             fading = self.config.prior_fading ** self._rounds
             alpha = 1.0 + (alpha - 1.0) * fading
             beta = 1.0 + (beta - 1.0) * fading
-            trusted = self._rng.betavariate(self._wins + alpha, self._losses + beta) > 0.5
+            alpha += self._wins
+            beta += self._losses
+            margin = alpha - beta - 1.0
+            # the Thompson draw, unless it would exceed 1/2 but for a chance below 1e-9
+            trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
+                       or self._rng.betavariate(alpha, beta) > 0.5)
         move = (move + rotation) % 3 if trusted else self._rng.randrange(3)
         cautious = trusted and rounds < self.config.caution_rounds and self._cautious(move)
         if cautious:

@@ -10,13 +10,14 @@ import dataclasses
 import math
 import random
 import re
+from fractions import Fraction
 from typing import Callable
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from roshambo.ensemble import FIELD, GUARD, Choice, Ensemble, EnsembleConfig, _halvings, _largest
+from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _largest
 from roshambo.moves import Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
@@ -473,3 +474,24 @@ def test_share_is_offered_to_every_half_in_the_order_of_the_updates() -> None:
 def test_the_packed_knockout_finds_the_largest_field(fields: list[int]) -> None:
     packed = int.from_bytes(b"".join(f.to_bytes(FIELD, "little") for f in fields), "little")
     assert _largest(packed, _halvings(len(fields))) == max(fields)
+
+
+def beta_tail_at_half(a: int, b: int) -> Fraction:
+    """P(Beta(a, b) <= 1/2) for integers a, b >= 1: P(Binomial(a + b - 1, 1/2) >= a), exactly."""
+    n = a + b - 1
+    return Fraction(sum(math.comb(n, j) for j in range(a, n + 1)), 2 ** n)
+
+
+def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion() -> None:
+    skipped = 0
+    for a10 in range(10, 800, 7):
+        for b10 in range(10, 150, 3):
+            a, b = a10 / 10, b10 / 10
+            margin = a - b - 1
+            if margin > 0 and margin * margin > SURE * (a + b):
+                skipped += 1
+                # the tail grows as a falls or b rises: the integers around (a, b) bound it
+                assert beta_tail_at_half(math.floor(a), math.ceil(b)) < Fraction(1, 10**9), (a, b)
+    assert skipped > 100  # the skip does happen, e.g. at a record of 50 wins to 1 loss
+    margin = 51 - 2 - 1
+    assert margin * margin > SURE * (51 + 2)

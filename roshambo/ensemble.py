@@ -262,7 +262,7 @@ class Ensemble:
         self._index_bits = max(1, (strategies - 1).bit_length())
         if 2 * self._shift + STREAK_BITS + self._index_bits > GUARD:
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
-        self._positions = sum(strategies - 1 - s << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+        self._positions = sum((strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
         self._strategies = strategies
         # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
         # its accuracy parts

@@ -80,7 +80,7 @@ class WindowLeaders:
         ring.append(move)
         positions[move].append(self._seen)
         self._seen += 1
-        counts = [len(p) for p in positions]
+        counts = list(map(len, positions))
         top = max(counts)
         if counts.count(top) == 1:  # the common case: one leader, no order to read
             first = counts.index(top)

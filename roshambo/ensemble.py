@@ -13,7 +13,7 @@ its 5, 2 and 1: against the fCC bots and the classic field they added noise, or 
 and each window costs time every round).
 Per window, a meta-strategy plays the best-scoring strategy's move; the meta-meta level
 scores each meta-strategy and its two rotations (the second-guessing defence once more) and
-follows the best. Scores are kept as one packed integer of cumulative counts, one 64-bit
+follows the best. Scores are kept as one packed integer of cumulative counts, one 56-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found by a knockout of big-integer operations over all fields at
 once (each round of it halves the fields), so a round costs the same however long the match.
@@ -70,7 +70,7 @@ NO_MOVE = 3  # a half whose predictor has nothing to say this round
 # P(X <= 1/2) < exp(-(a - b - 1) ** 2 / (2 (a + b))). Under one in a billion when
 # (a - b - 1) ** 2 > SURE * (a + b).
 SURE = 2 * math.log(1e9)
-FIELD = 8  # bytes per packed score field
+FIELD = 7  # bytes per packed score field (56 bits: the keys need 50, see Ensemble)
 
 
 def _packed(*fields: int) -> bytes:

@@ -375,6 +375,12 @@ def test_an_empty_lineup_is_rejected() -> None:
         Ensemble(random.Random(0), factories={})
 
 
+def test_windows_too_long_for_a_packed_field_are_rejected_by_name() -> None:
+    assert Ensemble(random.Random(0), factories=ECHO, config=EnsembleConfig(windows=(4000, 10)))
+    with pytest.raises(ValueError, match=r"invalid windows \(100000, 10\)"):
+        Ensemble(random.Random(0), factories=ECHO, config=EnsembleConfig(windows=(100000, 10)))
+
+
 def test_a_lineup_without_a_selectable_predictor_is_rejected() -> None:
     with pytest.raises(ValueError, match="selectable"):
         Ensemble(random.Random(0), factories={"random": RandomGuess})

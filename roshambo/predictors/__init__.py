@@ -31,9 +31,9 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: MarkovChain(3, num_records=100))
     factories.append(lambda rng: MarkovChain(2, source="mine"))
     factories.append(lambda rng: MarkovChain(3, source="both"))
-    # (a windowed chain of three pairs, MarkovChain(3, num_records=100, source="both"), left
-    # in 2026-11-22: over 2,150 classic-field matches the engine scored +0.25 +- 0.60 a
-    # match without it, over 4,800 fCC matches the same, and it cost 2 us a round)
+    # (a windowed chain of three pairs, MarkovChain(3, num_records=100, source="both"), was
+    # left out on 2026-11-22: over 2,150 classic-field matches the engine scored +0.25 +- 0.60
+    # a match more without it, 4,800 fCC matches came out identical, and it cost 2 us a round)
     factories.append(lambda rng: MarkovChain(2, num_records=50, source="both"))
     for seq_len in (3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))

@@ -45,6 +45,15 @@ def check_source(source: str) -> str:
     return source
 
 
+def real_side(source: str, mirrored: bool) -> str:
+    """Whose moves a context of ``source`` reads, in the real match, for a half that may be a
+    mirrored twin (shown the swapped histories): their moves and ours trade places; pairs stay
+    pairs (a twin's are the same rounds, each pair written the other way round)."""
+    if not mirrored or source == "both":
+        return source
+    return "mine" if source == "their" else "their"
+
+
 def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
     """Validate a length or window size."""
     if value is None and allow_none:

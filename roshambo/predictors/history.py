@@ -20,7 +20,7 @@ In an ensemble the halves that would rebuild an index another half already keeps
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, check_positive, check_source
+from .base import SYMBOLS, check_positive, check_source, real_side
 
 
 class HistoryMatcher:
@@ -59,9 +59,7 @@ class HistoryMatcher:
         twin's swapped arguments are undone. A borrower reads the owner's match each round,
         so it must be updated after the owner, with the same rounds (the ensemble calls
         ``share`` in the order of its updates, on fresh predictors). ``reset`` ends it."""
-        side = self.source if not mirrored or self.source == "both" else (
-            "mine" if self.source == "their" else "their")
-        owner = shared.setdefault(("history", side, self.max_len, self.window), self)
+        owner = shared.setdefault(("history", real_side(self.source, mirrored), self.max_len, self.window), self)
         if owner is not self:
             if not isinstance(owner, HistoryMatcher) or owner._symbols or self._symbols:
                 raise ValueError(f"cannot share {owner!r}'s index: sharing needs fresh history matchers")

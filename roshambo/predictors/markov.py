@@ -12,7 +12,7 @@ counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.sh
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, argmax3, check_positive, check_source
+from .base import SYMBOLS, argmax3, check_positive, check_source, real_side
 
 
 NO_COUNTS = (0, 0, 0)  # the counts after a context never seen
@@ -85,9 +85,11 @@ class MarkovChain:
         borrower reads the owner's counts and context each round, so it must be updated
         after the owner, with the same rounds (the ensemble calls ``share`` in the order
         of its updates, on fresh predictors). ``reset`` ends it."""
-        context = self.source if not mirrored else {"their": "mine", "mine": "their", "both": "swapped pairs"}[self.source]
+        # a mirrored half counts our moves, and only mirrored halves do: so pairs written our
+        # way round (direct) and theirs (mirrored) never meet under one key
         counted = "mine" if mirrored else "their"
-        owner = shared.setdefault(("markov", context, counted, self.seq_len, self.num_records), self)
+        key = ("markov", real_side(self.source, mirrored), counted, self.seq_len, self.num_records)
+        owner = shared.setdefault(key, self)
         if owner is not self:
             if not isinstance(owner, MarkovChain) or owner._length or self._length:
                 raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh Markov chains")

@@ -112,14 +112,11 @@ class MarkovChain:
         row = counts.table.get(context) if length >= needed else None
         if row is None:
             prediction = None
-        else:  # argmax3 (or its argmin twin) written out: this runs for 16 halves a round
+        elif self.least:
             a, b, c = row
-            if not (a or b or c):
-                prediction = None  # a windowed row whose records have all been forgotten
-            elif self.least:  # the least counted, the first of R, P, S on ties
-                prediction = (0 if a <= c else 2) if a <= b else (1 if b <= c else 2)
-            else:  # the most counted, the first on ties
-                prediction = (0 if a >= c else 2) if a >= b else (1 if b >= c else 2)
+            prediction = argmax3([-a, -b, -c]) if a or b or c else None
+        else:
+            prediction = argmax3(row)
         self._prediction = prediction
         return prediction
 

@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain: bool) -> int:
     """A terminal session against any arena player (``roshambo.arena.make_player``)."""
-    from roshambo.classic import OpenSpielMissing
+    from roshambo.classic_field import OpenSpielMissing
     from roshambo.terminal import Explaining, run_session, session_opponent
 
     try:

@@ -352,7 +352,7 @@ def make_player(name: str, rng: random.Random | None = None, *,
 
         return Agent(rng)
     if name.startswith(CLASSIC_PREFIX):
-        from .classic import ClassicBot
+        from .classic_field import ClassicBot
 
         return ClassicBot(name[len(CLASSIC_PREFIX):], rng, throws=throws)
     module = _opponents_registry()
@@ -365,7 +365,7 @@ def make_player(name: str, rng: random.Random | None = None, *,
 def resolve(name: str, *, throws: int = DEFAULT_THROWS) -> Registered:
     """A checked, picklable factory for ``name`` (raises ``ValueError`` for unknown names)."""
     if name.startswith(CLASSIC_PREFIX):
-        from .classic import check_bot_name
+        from .classic_field import check_bot_name
 
         check_bot_name(name[len(CLASSIC_PREFIX):])
     else:

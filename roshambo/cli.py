@@ -34,7 +34,7 @@ from .arena import (
     resolve,
     tournament,
 )
-from .classic import OpenSpielMissing
+from .classic_field import OpenSpielMissing
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
@@ -175,7 +175,7 @@ def _footer(result: TournamentResult, seconds: float, workers: int) -> str:
 
 
 def cmd_population(args: argparse.Namespace) -> int:
-    from .classic import bot_names, check_bot_name
+    from .classic_field import bot_names, check_bot_name
 
     bots = args.bots if args.bots is not None else list(bot_names())
     for bot in [*bots, *args.compare]:

@@ -24,7 +24,7 @@ from roshambo.opponents import (
     PiBot,
     adversaries,
     baselines,
-    classic,
+    billings,
     fcc,
     make_opponent,
 )
@@ -77,7 +77,7 @@ def test_names_are_unique_and_match_the_registry() -> None:
 
 def test_every_opponent_class_is_registered() -> None:
     registered = set(OPPONENTS.values())
-    for module in (fcc, baselines, classic, adversaries):
+    for module in (fcc, baselines, billings, adversaries):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == module.__name__ and hasattr(cls, "move"):
                 assert cls in registered, f"{cls.__name__} is not in OPPONENTS"

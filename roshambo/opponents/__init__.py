@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 from ..moves import Move
 from .adversaries import CopyAttacker
 from .baselines import FrequencyPlayer, MarkovChainPlayer, RandomPlayer, TreePredictor
-from .classic import (
+from .billings import (
     BiasedBot,
     CopyBot,
     DeBruijnBot,

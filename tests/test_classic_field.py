@@ -10,7 +10,7 @@ pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip i
 
 from roshambo.agent import Agent  # noqa: E402
 from roshambo.arena import play_match, resolve  # noqa: E402
-from roshambo.classic import ClassicBot, bot_names  # noqa: E402
+from roshambo.classic_field import ClassicBot, bot_names  # noqa: E402
 from roshambo.moves import PAPER, ROCK, SCISSORS  # noqa: E402
 
 

@@ -9,6 +9,8 @@ With no arguments it does exactly what the official ``main.py`` does: 1000 games
     python main.py --play [OPPONENT]       # a terminal session against OPPONENT: ai (default),
                                            # any roshambo.opponents name, or classic:NAME
     python main.py --play --explain        # ... showing what the engine believes each round
+    python main.py --serve                 # play in the browser: http://127.0.0.1:8000/
+                                           # (options: python -m roshambo serve --help)
 """
 from __future__ import annotations
 
@@ -75,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(needs open_spiel); default {ENGINE}, our engine")
     parser.add_argument("--explain", action="store_true",
                         help=f"with --play {ENGINE}: show what the engine believes after each round")
+    parser.add_argument("--serve", action="store_true",
+                        help="play in the browser: serve the web app on http://127.0.0.1:8000/ "
+                        "(more options: python -m roshambo serve --help)")
     return parser
 
 
@@ -90,6 +95,17 @@ def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain
     if explain and not isinstance(opponent, Explaining):
         parser.error(f"--explain shows our engine's beliefs: use it with --play {ENGINE}")
     run_session(opponent, explain=explain)
+    return 0
+
+
+def run_server(parser: argparse.ArgumentParser) -> int:
+    """The browser app on the default address (``python -m roshambo serve`` takes options)."""
+    from roshambo.web import serve
+
+    try:
+        serve()
+    except ValueError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     return 0
 
 
@@ -130,6 +146,14 @@ def run_unit_tests() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.serve:
+        clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
+                                              ("--verbose", args.verbose), ("--test", args.test),
+                                              ("--plot", args.plot), ("--play", args.play),
+                                              ("--explain", args.explain)) if value]
+        if clashing:
+            parser.error(f"--serve starts the web app; it does not take {', '.join(clashing)}")
+        return run_server(parser)
     if args.play is not None:
         clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
                                               ("--verbose", args.verbose), ("--test", args.test),

@@ -50,7 +50,7 @@ DEFAULT_PORT: Final = 8000
 DEFAULT_MAX_GAMES: Final = 1000
 DEFAULT_MAX_ROUNDS: Final = 1000
 MAX_BODY: Final = 4096  # bytes: a move or a new game needs a few dozen
-DRAIN_LIMIT: Final = 1 << 20  # read (and drop) a too-large body up to this, so the 413 arrives
+DRAIN_LIMIT: Final = 1 << 20  # a too-large body up to this is read and dropped before the 413
 PAGE: Final = "web.html"
 RESULTS: Final = {1: "win", 0: "tie", -1: "loss"}
 CSV_COLUMNS: Final = ("round", "you", "ai", "result", "score_you", "score_ai", "ties",
@@ -368,12 +368,13 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
         if length < 0:
             raise ApiError(HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}")
         if length > MAX_BODY:
-            _drain(stream, min(length, DRAIN_LIMIT))
+            if length <= DRAIN_LIMIT:
+                _drain(stream, length)
             raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                            f"request body of {length} bytes is too large: at most {MAX_BODY}")
-        raw = stream.read(length) if length else b""
+        raw = _read(stream, length)
     elif environ.get("wsgi.input_terminated"):  # chunked, and the server marks the end
-        raw = stream.read(MAX_BODY + 1)
+        raw = _read(stream, MAX_BODY + 1, exact=False)
         if len(raw) > MAX_BODY:
             raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                            f"request body is too large: at most {MAX_BODY} bytes")
@@ -394,12 +395,28 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
     return data
 
 
+def _read(stream: Any, count: int, exact: bool = True) -> bytes:
+    """``count`` bytes of the body (at most ``count`` unless ``exact``); 400 if they never come."""
+    try:
+        raw = stream.read(count) if count else b""
+    except OSError as err:  # e.g. the connection's timeout: fewer bytes sent than announced
+        raise ApiError(HTTPStatus.BAD_REQUEST, f"could not read the request body: {err}") from None
+    if exact and len(raw) < count:
+        raise ApiError(HTTPStatus.BAD_REQUEST,
+                       f"the request body has {len(raw)} bytes, not the {count} of its Content-Length")
+    return raw
+
+
 def _drain(stream: Any, count: int) -> None:
-    while count > 0:
-        chunk = stream.read(min(count, 65536))
-        if not chunk:
-            return
-        count -= len(chunk)
+    """Read and drop a refused body, so the client is still listening when the answer comes."""
+    try:
+        while count > 0:
+            chunk = stream.read(min(count, 65536))
+            if not chunk:
+                return
+            count -= len(chunk)
+    except OSError:
+        return
 
 
 class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):

@@ -8,7 +8,12 @@ number, the echoed move, the result against both moves, the running score, the b
 game's final state must hold exactly the moves played. Prints the p50/p95/p99 latency of a
 move (from sending the request to reading the whole answer) and the throughput.
 
+``--memory`` measures instead what one game against the engine holds after 100 and 1000
+rounds (its engine, session and rounds: tracemalloc, in this process), which with
+``--max-games`` bounds what the server can hold.
+
     python benchmarks/web_load.py [--games 50] [--moves 200] [--seed 1] [--url URL]
+    python benchmarks/web_load.py --memory
 """
 from __future__ import annotations
 
@@ -163,6 +168,25 @@ def server_process(max_games: int = 1000) -> Iterator[str]:
         process.wait(timeout=30)
 
 
+def game_memory(rounds: int, seed: int = 1) -> int:
+    """Bytes one game against the engine holds after ``rounds`` random moves (tracemalloc)."""
+    import tracemalloc
+
+    from roshambo.web import GameStore
+
+    rng = random.Random(seed)
+    store = GameStore(max_games=1, max_rounds=rounds, rng=random.Random(seed))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        game = store.create("ai")
+        for _ in range(rounds):
+            game.play(rng.randrange(3))
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
 def format_result(result: LoadResult) -> str:
     ms = 1000.0
     lines = [
@@ -183,7 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1, help="seeds the moves the clients send")
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
+    parser.add_argument("--memory", action="store_true",
+                        help="measure one game's memory after 100 and 1000 rounds instead")
     args = parser.parse_args(argv)
+    if args.memory:
+        for rounds in (100, 1000):
+            print(f"one game against the engine after {rounds} rounds: "
+                  f"{game_memory(rounds, args.seed) / 2**20:.2f} MiB")
+        return 0
     if args.url is not None:
         result = run_load(args.url, args.games, args.moves, args.seed)
     else:

@@ -42,7 +42,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from .agent import Belief
 from .arena import ENGINE_NAME, known_names
-from .moves import LETTERS, NAMES, Move
+from .moves import LETTERS, Move
 from .terminal import QUIT, Explaining, Round, Score, Session, parse_command, session_opponent
 
 DEFAULT_HOST: Final = "127.0.0.1"
@@ -508,4 +508,5 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, max_games: int = D
             stream.flush()
 
 
-app = WebApp()  # what WSGI servers import: ``roshambo.web:app``
+# The one module-level object: WSGI servers import a callable by name (``roshambo.web:app``).
+app = WebApp()

@@ -215,7 +215,7 @@ BAD_REQUESTS = [
     ("GET", "/api/games/GAME/moves", b"", 405, ["GET", "POST"]),
     ("PUT", "/api/games", b"{}", 405, ["PUT", "POST"]),
     ("DELETE", "/", b"", 405, ["DELETE", "GET"]),
-    ("PATCH", "/api/games/GAME", b"{}", 405, ["PATCH", "GET, HEAD, DELETE".split(", ")[0]]),
+    ("PATCH", "/api/games/GAME", b"{}", 405, ["PATCH", "use DELETE, GET, HEAD"]),
 ]
 
 

@@ -47,3 +47,9 @@ def test_percentiles_are_nearest_rank() -> None:
     result = load.LoadResult(1, 100, (), tuple(float(i) for i in range(100, 0, -1)), 2.0)
     assert (result.percentile(50), result.percentile(95), result.percentile(99)) == (50.0, 95.0, 99.0)
     assert result.throughput == 50.0
+
+
+def test_a_longer_game_holds_more_memory() -> None:
+    load = load_benchmark()
+    short, longer = load.game_memory(5), load.game_memory(60)
+    assert 0 < short < longer

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 import pytest
 
 from conftest import REPO, python_env
-from roshambo.web import MAX_BODY, WebApp
+from roshambo.web import MAX_BODY
 from test_web import Client
 
 

@@ -188,13 +188,14 @@ class GameStore:
         self.max_games = max_games
         self.max_rounds = max_rounds
         self._rng = rng
+        self._lock = threading.Lock()  # guards the mapping and the count, whatever reset() does
         self.reset()
 
     def reset(self) -> None:
         """Forget every game."""
-        self._games: OrderedDict[str, Game] = OrderedDict()
-        self._lock = threading.Lock()
-        self.evicted = 0
+        with self._lock:
+            self._games: OrderedDict[str, Game] = OrderedDict()
+            self.evicted = 0
 
     def __len__(self) -> int:
         with self._lock:

@@ -298,6 +298,10 @@ def test_many_abandoned_games_keep_the_store_bounded() -> None:
     with pytest.raises(ApiError) as caught:
         store.get(games[0].id)
     assert caught.value.status == 404
+    store.reset()
+    assert len(store) == 0 and store.evicted == 0
+    with pytest.raises(ApiError):
+        store.get(games[-1].id)
 
 
 def test_concurrent_requests_for_one_game_never_interleave_its_rounds(client: Client) -> None:

@@ -24,20 +24,27 @@ from types import ModuleType
 
 from . import report
 from .arena import (
+    CLASSIC_GROUP,
     CLASSIC_PREFIX,
     DEFAULT_THROWS,
     ENGINE_NAME,
+    Factory,
     Registered,
     TournamentResult,
+    expand_names,
     known_names,
     play_match,
     resolve,
     tournament,
 )
 from .classic_field import OpenSpielMissing
+from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
+from .filebots import DEFAULT_MOVE_TIMEOUT
+from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
+MATRIX_MAX = 20  # wider cross-tables go to --cross-table FILE.csv only
 SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
 
 
@@ -52,6 +59,30 @@ def _positive(text: str) -> int:
     return value
 
 
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
+
+
+def _scheduler(text: str) -> ExecutorChoice:
+    try:
+        return ExecutorChoice.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--move-timeout", type=_timeout, default=DEFAULT_MOVE_TIMEOUT,
+                        metavar="SECONDS",
+                        help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
+                             "over it, the bot forfeits the match)")
+
+
 def _add_run_options(parser: argparse.ArgumentParser, *, reps: int, games: str,
                      reps_flags: Sequence[str] = ("--reps",)) -> None:
     parser.add_argument(games, dest="games", type=_positive, default=DEFAULT_THROWS,
@@ -63,6 +94,16 @@ def _add_run_options(parser: argparse.ArgumentParser, *, reps: int, games: str,
     parser.add_argument("--seed", type=int, default=None, help="master seed (default: random, printed)")
     parser.add_argument("--csv", type=Path, help="write one row per match to this CSV file")
     parser.add_argument("--json", type=Path, help="write the whole run to this JSON file")
+    parser.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                        help="stream every finished match to this JSONL file; rerunning the "
+                             "same command with it resumes the run, skipping finished matches")
+    parser.add_argument("--scheduler", type=_scheduler, default=ExecutorChoice(PROCESS),
+                        metavar="WHERE",
+                        help="where matches run: 'process' (default: a local process pool of "
+                             "--workers), 'local:N' (a local Dask cluster of N workers) or "
+                             "'tcp://HOST:PORT' (a running Dask scheduler); Dask needs "
+                             'pip install -e ".[cluster]"')
+    _add_move_timeout(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,11 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"throws (default {DEFAULT_THROWS})")
     match.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
     _add_plot_option(match, "A's running win rate over the match")
+    _add_move_timeout(match)
 
     robin = commands.add_parser("tournament", help="round robin among named players")
     robin.add_argument("names", nargs="*", metavar="NAME",
-                       help="players (default: ai and every registered opponent)")
+                       help="players: registry names, classic:NAME, classic:* (all 43 classic "
+                            "bots), or bot files (PATH.py, rpscontest:PATH, kaggle:PATH); "
+                            "default: ai and every registered opponent")
     _add_run_options(robin, reps=1, games="--games")
+    robin.add_argument("--cross-table", type=Path, metavar="FILE.csv",
+                       help="write the cross-table of mean scores (row vs column) as CSV")
 
     h2h = commands.add_parser("headtohead", help="a player against a list of opponents")
     h2h.add_argument("opponents", nargs="*", metavar="OPPONENT",
@@ -113,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="show what the engine believes after each round (opponent ai)")
     session.add_argument("--seed", type=int, default=None,
                          help="seed the opponent (default: from the OS)")
+    _add_move_timeout(session)
 
     bench = commands.add_parser("bench", help="per-move time and memory of the engine")
     speed = _load_speed()
@@ -147,10 +194,30 @@ def _progress() -> report.ProgressBar | None:
     return report.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
 
 
-def _timed_tournament(**kwargs: object) -> tuple[TournamentResult, float]:
+def _run_seed(args: argparse.Namespace) -> int:
+    """--seed, else the seed of the run being resumed from --out, else a fresh one."""
+    if args.seed is None and args.out is not None:
+        found = read_seed(args.out)
+        if found is not None:
+            return found
+    return _seed(args.seed)
+
+
+def _timed_tournament(args: argparse.Namespace, **kwargs: object) -> tuple[TournamentResult, float]:
+    """Run on the executor --scheduler names, streaming to --out; print where it ran."""
     start = time.perf_counter()
-    result = tournament(**kwargs, progress=_progress())  # type: ignore[arg-type]
+    with open_executor(args.scheduler) as (executor, workers):
+        where = args.scheduler.describe(workers or args.workers)
+        result = tournament(**kwargs, executor=executor,  # type: ignore[arg-type]
+                            workers=workers or args.workers, out=args.out,
+                            progress=_progress())
+    args.where = where
     return result, time.perf_counter() - start
+
+
+def _factories(names: Sequence[str], args: argparse.Namespace) -> dict[str, Factory]:
+    return {name: resolve(name, throws=args.games, move_timeout=args.move_timeout)
+            for name in names}
 
 
 def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
@@ -160,6 +227,11 @@ def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
     if args.json is not None:
         report.write_json(args.json, result)
         print(f"wrote {args.json}")
+    if args.out is not None:
+        print(f"match log: {args.out}")
+    if getattr(args, "cross_table", None) is not None:
+        report.write_cross_table(args.cross_table, result)
+        print(f"wrote {args.cross_table}")
 
 
 def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:
@@ -170,8 +242,12 @@ def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:
     print(f"wrote {written}")
 
 
-def _footer(result: TournamentResult, seconds: float, workers: int) -> str:
-    return f"played {len(result.matches)} matches in {seconds:.1f} s with {workers} worker(s)"
+def _footer(result: TournamentResult, seconds: float, args: argparse.Namespace) -> str:
+    lines = []
+    if result.forfeits():
+        lines += [report.format_forfeits(result), ""]
+    lines.append(f"{len(result.matches)} matches in {seconds:.1f} s on {args.where}")
+    return "\n".join(lines)
 
 
 def cmd_population(args: argparse.Namespace) -> int:
@@ -182,12 +258,11 @@ def cmd_population(args: argparse.Namespace) -> int:
         check_bot_name(bot)
     throws = args.games
     population = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
-    candidates = {args.player: resolve(args.player, throws=throws)}
+    candidates = _factories([args.player], args)
     for bot in args.compare:
         candidates[CLASSIC_PREFIX + bot] = Registered(CLASSIC_PREFIX + bot, throws)
-    seed = _seed(args.seed)
-    result, seconds = _timed_tournament(entrants=population, candidates=candidates, n=throws,
-                                        reps=args.reps, seed=seed, workers=args.workers)
+    result, seconds = _timed_tournament(args, entrants=population, candidates=candidates,
+                                        n=throws, reps=args.reps, seed=_run_seed(args))
     print(f"classic RoShamBo field (open_spiel): {report.format_header(result)}")
     print()
     print(report.format_metrics(result.metrics()))
@@ -196,7 +271,7 @@ def cmd_population(args: argparse.Namespace) -> int:
     print()
     print(report.format_population(result))
     print()
-    print(_footer(result, seconds, args.workers))
+    print(_footer(result, seconds, args))
     _write_files(args, result)
     return 0
 
@@ -205,8 +280,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()  # before playing, not after
     seed = _seed(args.seed)
-    a = resolve(args.a, throws=args.games)
-    b = resolve(args.b, throws=args.games)
+    a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout)
+    b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout)
     print(report.format_match(play_match(a, b, args.games, seed, labels=(args.a, args.b))))
     if args.plot is not None:
         _draw([trace_match(a, b, args.games, seed, label=args.b)], args.plot, player=args.a)
@@ -214,17 +289,19 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    names = args.names or list(known_names())
+    names = expand_names(args.names) or list(known_names())
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate names in {names}")
-    entrants = {name: resolve(name, throws=args.games) for name in names}
-    result, seconds = _timed_tournament(entrants=entrants, n=args.games, reps=args.reps,
-                                        seed=_seed(args.seed), workers=args.workers)
+    entrants = _factories(names, args)
+    result, seconds = _timed_tournament(args, entrants=entrants, n=args.games, reps=args.reps,
+                                        seed=_run_seed(args))
     print(report.format_header(result))
     print()
-    print(report.format_standings(result))
+    print(report.format_standings(result, matrix=len(names) <= MATRIX_MAX))
+    if len(names) > MATRIX_MAX:
+        print(f"(cross-table of {len(names)} players not shown: --cross-table FILE.csv writes it)")
     print()
-    print(_footer(result, seconds, args.workers))
+    print(_footer(result, seconds, args))
     _write_files(args, result)
     return 0
 
@@ -238,20 +315,20 @@ def _default_opponents() -> list[str]:
 def cmd_headtohead(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()
-    opponents = args.opponents or _default_opponents()
+    opponents = expand_names(args.opponents) or _default_opponents()
     if len(set(opponents)) != len(opponents):
         raise ValueError(f"duplicate opponents in {opponents}")
     if args.player in opponents:
         raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
-    entrants = {name: resolve(name, throws=args.games) for name in opponents}
-    candidates = {args.player: resolve(args.player, throws=args.games)}
-    result, seconds = _timed_tournament(entrants=entrants, candidates=candidates, n=args.games,
-                                        reps=args.reps, seed=_seed(args.seed), workers=args.workers)
+    entrants = _factories(opponents, args)
+    candidates = _factories([args.player], args)
+    result, seconds = _timed_tournament(args, entrants=entrants, candidates=candidates,
+                                        n=args.games, reps=args.reps, seed=_run_seed(args))
     print(report.format_header(result))
     print()
     print(report.format_headtohead(result))
     print()
-    print(_footer(result, seconds, args.workers))
+    print(_footer(result, seconds, args))
     _write_files(args, result)
     if args.plot is not None:
         firsts = [m for m in result.matches if m.rep == 0]
@@ -266,7 +343,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .terminal import Explaining, run_session, session_opponent
 
     rng = random.Random(args.seed) if args.seed is not None else None
-    opponent = session_opponent(args.opponent, rng)
+    opponent = session_opponent(args.opponent, rng, move_timeout=args.move_timeout)
     if args.explain and not isinstance(opponent, Explaining):
         raise ValueError(f"--explain shows our engine's beliefs: {args.opponent} has none to "
                          f"show; play {ENGINE_NAME} to use it")
@@ -297,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (OpenSpielMissing, MatplotlibMissing) as exc:
+    except (OpenSpielMissing, MatplotlibMissing, DaskMissing) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:

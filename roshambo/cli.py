@@ -24,7 +24,6 @@ from types import ModuleType
 
 from . import report
 from .arena import (
-    CLASSIC_GROUP,
     CLASSIC_PREFIX,
     DEFAULT_THROWS,
     ENGINE_NAME,
@@ -250,19 +249,26 @@ def _footer(result: TournamentResult, seconds: float, args: argparse.Namespace) 
     return "\n".join(lines)
 
 
-def cmd_population(args: argparse.Namespace) -> int:
+def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], dict[str, Factory]]:
+    """(population, candidates) of a ``population`` command: the classic bots it names, and
+    the player with the classic bots of ``--compare``."""
     from .classic_field import bot_names, check_bot_name
 
     bots = args.bots if args.bots is not None else list(bot_names())
     for bot in [*bots, *args.compare]:
         check_bot_name(bot)
     throws = args.games
-    population = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
+    population: dict[str, Factory] = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
     candidates = _factories([args.player], args)
     for bot in args.compare:
         candidates[CLASSIC_PREFIX + bot] = Registered(CLASSIC_PREFIX + bot, throws)
+    return population, candidates
+
+
+def cmd_population(args: argparse.Namespace) -> int:
+    population, candidates = population_players(args)
     result, seconds = _timed_tournament(args, entrants=population, candidates=candidates,
-                                        n=throws, reps=args.reps, seed=_run_seed(args))
+                                        n=args.games, reps=args.reps, seed=_run_seed(args))
     print(f"classic RoShamBo field (open_spiel): {report.format_header(result)}")
     print()
     print(report.format_metrics(result.metrics()))

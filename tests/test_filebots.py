@@ -262,3 +262,52 @@ def test_play_against_a_file_bot_ends_the_session_on_its_forfeit(tmp_path) -> No
     score = run_session(make_player(path, random.Random(1)), stdin=io.StringIO("p\np\np\np\n"),
                         stdout=out)
     assert score.wins == 2 and "forfeits: error: AssertionError: bored" in out.getvalue()
+
+
+# --- every command --------------------------------------------------------------------------
+
+def test_match_and_headtohead_take_bot_files(capsys) -> None:
+    assert main(["match", CYCLE, "rockbot", "--games", "30", "--seed", "2"]) == 0
+    assert "rpscontest_cycle.py vs rockbot: 30 games, seed 2" in capsys.readouterr().out
+    assert main(["headtohead", "rockbot", CYCLE, "--player", BEAT_LAST, "--games", "30",
+                 "--matches", "2", "--seed", "2", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "kaggle_beat_last.py" in out and "rpscontest_cycle.py" in out and "forfeit" not in out
+
+
+def test_population_takes_a_bot_file_as_candidate(capsys) -> None:
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
+    assert main(["population", "--player", BEAT_LAST, "--bots", "rockbot,rotatebot",
+                 "--compare", "", "--throws", "50", "--reps", "1", "--seed", "1",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "kaggle_beat_last.py" in out and "rotatebot" in out
+
+
+def test_classic_star_adds_the_whole_field(capsys) -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
+    from roshambo.arena import expand_names
+
+    field = [f"classic:{name}" for name in pyspiel.roshambo_bot_names()]
+    assert expand_names(["ai", "classic:*", "x.py"]) == ["ai", *field, "x.py"]
+    assert main(["headtohead", "classic:*", "--player", CYCLE, "--games", "20", "--matches", "1",
+                 "--seed", "4", "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(field)} entrants" in out and "classic:greenberg" in out
+
+
+def test_the_cross_table_is_written_on_request(tmp_path, capsys) -> None:
+    path = tmp_path / "cross.csv"
+    assert main(["tournament", "rockbot", "rotatebot", CYCLE, "--games", "30", "--seed", "1",
+                 "--workers", "1", "--cross-table", str(path)]) == 0
+    rows = [line.split(",") for line in path.read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == ["player", "rockbot", "rotatebot", CYCLE]
+    assert rows[1][:2] == ["rockbot", ""] and rows[2][2] == ""
+    assert float(rows[1][2]) == -float(rows[2][1])  # one match seen from both sides
+    assert f"wrote {path}" in capsys.readouterr().out
+
+
+def test_the_play_command_takes_a_bot_file(run_python) -> None:
+    done = run_python("-m", "roshambo", "play", CYCLE, "--seed", "3", stdin="r\np\ns\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "against " + CYCLE in done.stdout and "after 3 rounds" in done.stdout

@@ -12,6 +12,11 @@ throw and -1 per lost one; scores are averaged over repetitions; population retu
 mean over the population, exploitability PE the largest mean return of any one member against
 the candidate, and AGG = PR - PE. The fCC win rate is wins / decisive throws.
 
+Where matches run is the caller's choice: this process, a process pool, or any
+``concurrent.futures.Executor`` (``roshambo.executors``: Dask on a cluster); finished matches
+can stream to a resumable JSONL run log (``roshambo.runlog``). A player may be a bot from a
+file (``roshambo.filebots``); one that fails in a match forfeits it (:class:`Forfeit`).
+
 Nothing here prints: progress is reported through a callback, tables live in ``report``.
 """
 from __future__ import annotations

@@ -43,6 +43,8 @@ from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
+PLAYER_SPECS = ("a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, "
+                "kaggle:PATH)")
 MATRIX_MAX = 20  # wider cross-tables go to --cross-table FILE.csv only
 SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
 
@@ -117,14 +119,14 @@ def build_parser() -> argparse.ArgumentParser:
     population.add_argument("--bots", type=_names, default=None,
                             help="comma-separated classic bot names (default: all 43)")
     population.add_argument("--player", default=ENGINE_NAME,
-                            help=f"the candidate's registry name (default {ENGINE_NAME!r})")
+                            help=f"the candidate: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
     population.add_argument("--compare", type=_names, default=_names(COMPARE_DEFAULT),
                             help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; "
                                  "'' for none)")
 
     match = commands.add_parser("match", help="one seeded match between two players")
-    match.add_argument("a", metavar="A")
-    match.add_argument("b", metavar="B")
+    match.add_argument("a", metavar="A", help=f"a player: {PLAYER_SPECS}")
+    match.add_argument("b", metavar="B", help="the other player")
     match.add_argument("--games", type=_positive, default=DEFAULT_THROWS,
                        help=f"throws (default {DEFAULT_THROWS})")
     match.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
@@ -142,9 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     h2h = commands.add_parser("headtohead", help="a player against a list of opponents")
     h2h.add_argument("opponents", nargs="*", metavar="OPPONENT",
-                     help="opponents (default: classic:greenberg classic:iocainebot copy-attacker)")
+                     help="opponents, each " + PLAYER_SPECS + ", or classic:* for the whole "
+                          "classic field (default: classic:greenberg classic:iocainebot "
+                          "copy-attacker)")
     h2h.add_argument("--player", default=ENGINE_NAME,
-                     help=f"registry name of the player (default {ENGINE_NAME!r})")
+                     help=f"the player: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
     _add_run_options(h2h, reps=20, games="--games", reps_flags=("--matches", "--reps"))
     _add_plot_option(h2h, "the player's running win rate over its first match against each "
                           "opponent")
@@ -153,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play against an opponent yourself, in the terminal",
         description="A terminal session: type r/p/s (or rock/paper/scissors), q to quit.")
     session.add_argument("opponent", nargs="?", default=ENGINE_NAME, metavar="OPPONENT",
-                         help=f"registry name of the opponent (default {ENGINE_NAME!r}, our engine)")
+                         help=f"the opponent: {PLAYER_SPECS} (default {ENGINE_NAME!r}, our engine)")
     session.add_argument("--explain", action="store_true",
                          help="show what the engine believes after each round (opponent ai)")
     session.add_argument("--seed", type=int, default=None,
@@ -202,16 +206,16 @@ def _run_seed(args: argparse.Namespace) -> int:
     return _seed(args.seed)
 
 
-def _timed_tournament(args: argparse.Namespace, **kwargs: object) -> tuple[TournamentResult, float]:
-    """Run on the executor --scheduler names, streaming to --out; print where it ran."""
+def _timed_tournament(args: argparse.Namespace,
+                      **kwargs: object) -> tuple[TournamentResult, float, str]:
+    """Run on the executor --scheduler names, streaming to --out: (result, seconds, where)."""
     start = time.perf_counter()
     with open_executor(args.scheduler) as (executor, workers):
         where = args.scheduler.describe(workers or args.workers)
         result = tournament(**kwargs, executor=executor,  # type: ignore[arg-type]
                             workers=workers or args.workers, out=args.out,
                             progress=_progress())
-    args.where = where
-    return result, time.perf_counter() - start
+    return result, time.perf_counter() - start, where
 
 
 def _factories(names: Sequence[str], args: argparse.Namespace) -> dict[str, Factory]:
@@ -241,11 +245,11 @@ def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:
     print(f"wrote {written}")
 
 
-def _footer(result: TournamentResult, seconds: float, args: argparse.Namespace) -> str:
+def _footer(result: TournamentResult, seconds: float, where: str) -> str:
     lines = []
     if result.forfeits():
         lines += [report.format_forfeits(result), ""]
-    lines.append(f"{len(result.matches)} matches in {seconds:.1f} s on {args.where}")
+    lines.append(f"{len(result.matches)} matches in {seconds:.1f} s on {where}")
     return "\n".join(lines)
 
 
@@ -267,7 +271,7 @@ def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], di
 
 def cmd_population(args: argparse.Namespace) -> int:
     population, candidates = population_players(args)
-    result, seconds = _timed_tournament(args, entrants=population, candidates=candidates,
+    result, seconds, where = _timed_tournament(args, entrants=population, candidates=candidates,
                                         n=args.games, reps=args.reps, seed=_run_seed(args))
     print(f"classic RoShamBo field (open_spiel): {report.format_header(result)}")
     print()
@@ -277,7 +281,7 @@ def cmd_population(args: argparse.Namespace) -> int:
     print()
     print(report.format_population(result))
     print()
-    print(_footer(result, seconds, args))
+    print(_footer(result, seconds, where))
     _write_files(args, result)
     return 0
 
@@ -299,7 +303,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate names in {names}")
     entrants = _factories(names, args)
-    result, seconds = _timed_tournament(args, entrants=entrants, n=args.games, reps=args.reps,
+    result, seconds, where = _timed_tournament(args, entrants=entrants, n=args.games, reps=args.reps,
                                         seed=_run_seed(args))
     print(report.format_header(result))
     print()
@@ -307,7 +311,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if len(names) > MATRIX_MAX:
         print(f"(cross-table of {len(names)} players not shown: --cross-table FILE.csv writes it)")
     print()
-    print(_footer(result, seconds, args))
+    print(_footer(result, seconds, where))
     _write_files(args, result)
     return 0
 
@@ -328,13 +332,13 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
     entrants = _factories(opponents, args)
     candidates = _factories([args.player], args)
-    result, seconds = _timed_tournament(args, entrants=entrants, candidates=candidates,
+    result, seconds, where = _timed_tournament(args, entrants=entrants, candidates=candidates,
                                         n=args.games, reps=args.reps, seed=_run_seed(args))
     print(report.format_header(result))
     print()
     print(report.format_headtohead(result))
     print()
-    print(_footer(result, seconds, args))
+    print(_footer(result, seconds, where))
     _write_files(args, result)
     if args.plot is not None:
         firsts = [m for m in result.matches if m.rep == 0]
@@ -386,3 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        resume = " (rerun the same command to resume from --out)" if getattr(args, "out", None) else ""
+        print(f"interrupted{resume}", file=sys.stderr)
+        return 130

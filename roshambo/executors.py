@@ -7,7 +7,10 @@ The arena hands its matches to anything with the ``concurrent.futures.Executor``
 - ``local:N``: a Dask ``LocalCluster`` of N single-threaded worker processes on 127.0.0.1,
   closed when the run ends;
 - ``tcp://HOST:PORT``: a running Dask scheduler (``dask scheduler`` on one machine,
-  ``dask worker tcp://HOST:PORT`` on each of the others).
+  ``dask worker tcp://HOST:PORT --nthreads 1`` on each of the others). Workers must run one
+  thread each: the classic bots draw from the C library's ``random()``, one state per
+  process, so two matches in threads of one worker would make a seeded run irreproducible;
+  a cluster whose workers run more threads is refused.
 
 Dask (``distributed``) is optional and imported only here, only when asked for; without it
 :class:`DaskMissing` says how to install it. Every worker needs this project installed
@@ -97,5 +100,11 @@ def open_executor(choice: ExecutorChoice) -> Iterator[tuple[Executor | None, int
     except OSError as exc:
         raise ValueError(f"cannot reach the Dask scheduler at {choice.address}: {exc}") from None
     with client:
-        workers = len(client.scheduler_info().get("workers", {}))
-        yield client.get_executor(), max(workers, 1)
+        workers = client.scheduler_info().get("workers", {})
+        threaded = sorted({info.get("nthreads", 1) for info in workers.values()} - {1})
+        if threaded:
+            raise ValueError(
+                f"the workers of {choice.address} run {threaded[0]} threads each: start them "
+                f"with --nthreads 1 (the classic bots share the C library's random state "
+                f"within a process, so threads would make a seeded run irreproducible)")
+        yield client.get_executor(), max(len(workers), 1)

@@ -80,3 +80,13 @@ def test_a_running_scheduler_is_reached_by_its_address(capsys, tmp_path) -> None
     assert f"the Dask scheduler at {cluster.scheduler_address}" in remote
     assert table_of(remote) == table_of(in_process)
     assert out.read_text(encoding="utf-8").count("\n") == 1 + 20
+
+
+def test_a_cluster_of_multithreaded_workers_is_refused(capsys) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        code = main(["tournament", "rockbot", "random", "--games", "5",
+                     "--scheduler", cluster.scheduler_address])
+    assert code == 2
+    assert "run 2 threads each: start them with --nthreads 1" in capsys.readouterr().err

@@ -34,6 +34,8 @@ import numbers
 import os
 import random
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Callable
 from typing import BinaryIO
@@ -171,8 +173,16 @@ def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
         reply(str(move))
 
 
+def _exit_with_parent(parent: int) -> None:
+    """End this process once its parent is gone (killed while the bot was thinking)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def main() -> None:
     """Keep the protocol on private copies of stdin/stdout; give the bot the null device."""
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDWR)

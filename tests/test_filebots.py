@@ -311,3 +311,42 @@ def test_the_play_command_takes_a_bot_file(run_python) -> None:
     done = run_python("-m", "roshambo", "play", CYCLE, "--seed", "3", stdin="r\np\ns\nq\n")
     assert done.returncode == 0, done.stderr
     assert "against " + CYCLE in done.stdout and "after 3 rounds" in done.stdout
+
+
+ORPHAN = """
+import random, sys, threading
+from roshambo.arena import make_player
+bot = make_player(sys.argv[1], random.Random(1))
+threading.Timer(1.0, lambda: print(bot._process.pid, flush=True)).start()
+bot.move(None)
+"""
+
+
+def test_a_bot_stuck_in_a_loop_ends_when_the_arena_is_killed(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import python_env
+
+    loop = write(tmp_path, "loop.py", "def agent(o, c):\n    while True:\n        pass\n")
+    parent = subprocess.Popen([sys.executable, "-c", ORPHAN, loop], stdout=subprocess.PIPE,
+                              text=True, cwd=REPO, env=python_env())
+    child = int(parent.stdout.readline())
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        stat = Path(f"/proc/{child}/stat")
+        if stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] == "Z":
+            break  # ended; only waiting for whoever adopted it to reap it
+        time.sleep(0.1)
+    else:
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the bot's process outlived the arena")

@@ -8,15 +8,22 @@ local:N``). The clock runs from the first match submitted to the last result bac
 cluster's start-up (a second or two) is timed apart and left out. Configurations are
 interleaved round after round so that a changing load on a shared machine falls on all of
 them alike, and each figure is the median over the rounds. Every configuration plays the
-same seeded matches, so the runs also check that the executors agree.
+same seeded matches, so the runs also check that the executors agree. Beside the rate:
+"in parallel", the sum of the matches' own durations (from the run log) over the wall-clock
+time, i.e. how many matches were running at once on average. On a machine that other work
+keeps busy, 2 workers can run 2 matches at once (in parallel near 2) and still not finish
+sooner, each match getting half the CPU time: the rate measures the machine, this column
+the executor.
 
     python benchmarks/cluster.py [--reps 1] [--rounds 3] [--throws 1000] [--bots a,b,...]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +47,7 @@ class Run:
     matches: int
     seconds: float
     startup: float
+    busy: float
 
     @property
     def per_second(self) -> float:
@@ -55,13 +63,16 @@ def timed(kind: str, workers: int, population_args: argparse.Namespace) -> tuple
     population, candidates = population_players(population_args)
     choice = ExecutorChoice("process") if kind == "process" else ExecutorChoice("local", workers)
     opened = time.perf_counter()
-    with open_executor(choice) as (executor, _):
+    with tempfile.TemporaryDirectory() as folder, open_executor(choice) as (executor, _):
+        log = Path(folder) / "run.jsonl"
         start = time.perf_counter()
         result = tournament(population, candidates=candidates, n=population_args.games,
                             reps=population_args.reps, seed=SEED, workers=workers,
-                            executor=executor)
+                            executor=executor, out=log)
         seconds = time.perf_counter() - start
-    return Run(kind, workers, len(result.matches), seconds, start - opened), result
+        lines = log.read_text(encoding="utf-8").splitlines()[1:]
+        busy = sum(json.loads(line)["seconds"] for line in lines) / seconds
+    return Run(kind, workers, len(result.matches), seconds, start - opened, busy), result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,20 +104,22 @@ def main(argv: list[str] | None = None) -> int:
             if result != first or result != next(iter(tables.values())):
                 raise SystemExit(f"{kind} with {workers} worker(s) changed the results")
             print(f"round {round_ + 1}: {kind} x{workers}: {run.matches} matches in "
-                  f"{run.seconds:.1f} s ({run.per_second:.2f}/s)", file=sys.stderr)
+                  f"{run.seconds:.1f} s ({run.per_second:.2f}/s, {run.busy:.2f} at once)",
+                  file=sys.stderr)
     rows = []
     for kind, workers in configurations(dask):
         mine = [r for r in runs if (r.executor, r.workers) == (kind, workers)]
         rate = statistics.median(r.per_second for r in mine)
         base = statistics.median(r.per_second for r in runs if (r.executor, r.workers) == (kind, 1))
         startup = statistics.median(r.startup for r in mine)
+        busy = statistics.median(r.busy for r in mine)
         rows.append((f"{kind} ({'--workers ' if kind == 'process' else '--scheduler local:'}{workers})",
-                     workers, mine[0].matches, f"{rate:.2f}", f"{rate / base:.2f}x",
+                     workers, mine[0].matches, f"{rate:.2f}", f"{rate / base:.2f}x", f"{busy:.2f}",
                      f"{startup:.1f} s" if kind == "dask" else "-"))
     print(f"population: {len(runs) // len(configurations(dask))} interleaved rounds, "
           f"{population_args.reps} rep(s), {population_args.games} throws, seed {SEED}")
     print(table(("executor", "workers", "matches", "matches/s (median)", "vs 1 worker",
-                 "cluster start-up"), rows))
+                 "in parallel", "cluster start-up"), rows))
     return 0
 
 

@@ -249,7 +249,8 @@ def _footer(result: TournamentResult, seconds: float, where: str) -> str:
     lines = []
     if result.forfeits():
         lines += [report.format_forfeits(result), ""]
-    lines.append(f"{len(result.matches)} matches in {seconds:.1f} s on {where}")
+    count = len(result.matches)
+    lines.append(f"{count} match{'' if count == 1 else 'es'} in {seconds:.1f} s on {where}")
     return "\n".join(lines)
 
 

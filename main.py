@@ -9,6 +9,8 @@ With no arguments it does exactly what the official ``main.py`` does: 1000 games
     python main.py --play [OPPONENT]       # a terminal session against OPPONENT: ai (default),
                                            # any roshambo.opponents name, or classic:NAME
     python main.py --play --explain        # ... showing what the engine believes each round
+    python main.py --serve [PORT]          # play in the browser: http://127.0.0.1:8000/
+                                           # (more options: python -m roshambo serve --help)
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from typing import Callable, Sequence
 from RPS import player
 from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
 from roshambo.arena import ENGINE_NAME, known_names
+from roshambo.web import DEFAULT_PORT, serve
 
 BOTS: dict[str, Callable[[str], str]] = {
     "quincy": quincy,
@@ -40,6 +43,17 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0 to 65535 (0: any free port)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {value}")
     return value
 
 
@@ -75,6 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(needs open_spiel); default {ENGINE}, our engine")
     parser.add_argument("--explain", action="store_true",
                         help=f"with --play {ENGINE}: show what the engine believes after each round")
+    parser.add_argument("--serve", nargs="?", type=port_number, const=DEFAULT_PORT, default=None,
+                        metavar="PORT",
+                        help=f"play in the browser: serve the web app on http://127.0.0.1:PORT/ "
+                        f"(default {DEFAULT_PORT}; 0 picks a free port; more options: "
+                        f"python -m roshambo serve --help)")
     return parser
 
 
@@ -90,6 +109,15 @@ def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain
     if explain and not isinstance(opponent, Explaining):
         parser.error(f"--explain shows our engine's beliefs: use it with --play {ENGINE}")
     run_session(opponent, explain=explain)
+    return 0
+
+
+def run_server(parser: argparse.ArgumentParser, port: int) -> int:
+    """The browser app on 127.0.0.1:``port`` (``python -m roshambo serve`` takes more options)."""
+    try:
+        serve(port=port)
+    except ValueError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     return 0
 
 
@@ -130,6 +158,14 @@ def run_unit_tests() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.serve is not None:
+        clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
+                                              ("--verbose", args.verbose), ("--test", args.test),
+                                              ("--plot", args.plot), ("--play", args.play),
+                                              ("--explain", args.explain)) if value]
+        if clashing:
+            parser.error(f"--serve starts the web app; it does not take {', '.join(clashing)}")
+        return run_server(parser, args.serve)
     if args.play is not None:
         clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
                                               ("--verbose", args.verbose), ("--test", args.test),

@@ -8,7 +8,8 @@ the seed that reproduces it; ``--seed`` replays it.
 running win rate over the match, one line per opponent, with the 60% line. ``headtohead``
 draws the first repetition against each opponent, replayed from its seed (the seed in the
 CSV/JSON row with rep 0), so each curve ends at that match's win rate. ``play`` is the
-terminal session of ``python main.py --play`` against any registry name.
+terminal session of ``python main.py --play`` against any registry name; ``serve`` the browser
+app of ``python main.py --serve`` (``roshambo.web``).
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
 from .filebots import DEFAULT_MOVE_TIMEOUT
 from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
+from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
 PLAYER_SPECS = ("a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, "
@@ -164,11 +166,34 @@ def build_parser() -> argparse.ArgumentParser:
                          help="seed the opponent (default: from the OS)")
     _add_move_timeout(session)
 
+    web = commands.add_parser(
+        "serve", help="play in the browser: a local web app that shows what the AI is thinking",
+        description="Serve the browser app (roshambo.web:app) with the standard library's "
+                    "threaded WSGI server and print its URL; Ctrl-C stops it.")
+    web.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
+    web.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                     help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    web.add_argument("--max-games", type=_positive, default=DEFAULT_MAX_GAMES,
+                     help=f"games kept at once; the least recently used is evicted "
+                          f"(default {DEFAULT_MAX_GAMES})")
+    web.add_argument("--max-rounds", type=_positive, default=DEFAULT_MAX_ROUNDS,
+                     help=f"rounds a game may last (default {DEFAULT_MAX_ROUNDS})")
+
     bench = commands.add_parser("bench", help="per-move time and memory of the engine")
     speed = _load_speed()
     if speed is not None:
         speed.build_parser(bench)
     return parser
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {value}")
+    return value
 
 
 def _add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -362,6 +387,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .web import serve
+
+    serve(args.host, args.port, max_games=args.max_games, max_rounds=args.max_rounds)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     speed = _load_speed()
     if speed is None:
@@ -377,6 +409,7 @@ COMMANDS = {
     "headtohead": cmd_headtohead,
     "bench": cmd_bench,
     "play": cmd_play,
+    "serve": cmd_serve,
 }
 
 

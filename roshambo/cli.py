@@ -178,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
                           f"(default {DEFAULT_MAX_GAMES})")
     web.add_argument("--max-rounds", type=_positive, default=DEFAULT_MAX_ROUNDS,
                      help=f"rounds a game may last (default {DEFAULT_MAX_ROUNDS})")
+    web.add_argument("--bot", action="append", default=[], metavar="PATH",
+                     help="a bot file (PATH.py, rpscontest:PATH or kaggle:PATH) to offer as an "
+                          "opponent too; repeat for more")
 
     bench = commands.add_parser("bench", help="per-move time and memory of the engine")
     speed = _load_speed()
@@ -390,7 +393,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .web import serve
 
-    serve(args.host, args.port, max_games=args.max_games, max_rounds=args.max_rounds)
+    serve(args.host, args.port, max_games=args.max_games, max_rounds=args.max_rounds,
+          bots=tuple(args.bot))
     return 0
 
 

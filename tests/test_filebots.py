@@ -358,3 +358,47 @@ def test_a_bad_move_timeout_is_refused_with_exit_2(capsys, value: str) -> None:
         main(["match", CYCLE, "rockbot", "--move-timeout", value])
     assert exit_.value.code == 2
     assert f"expected a positive number of seconds, got {value}" in capsys.readouterr().err
+
+
+# --- the browser ----------------------------------------------------------------------------
+
+def web_call(app, method: str, path: str, body: object = None) -> tuple[int, dict]:
+    import json
+
+    raw = b"" if body is None else json.dumps(body).encode()
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "CONTENT_LENGTH": str(len(raw)),
+               "CONTENT_TYPE": "application/json", "wsgi.input": io.BytesIO(raw),
+               "wsgi.errors": io.StringIO()}
+    seen: list[str] = []
+    out = b"".join(app(environ, lambda status, headers: seen.append(status)))
+    return int(seen[0].split()[0]), json.loads(out)
+
+
+def test_the_browser_offers_the_bot_files_the_server_was_started_with(tmp_path) -> None:
+    from roshambo.web import WebApp
+
+    quits = write(tmp_path, "quits.py", "def agent(o, c):\n    assert o.step < 1, 'bored'\n    return 0\n")
+    app = WebApp(max_games=2, bots=(CYCLE, quits))
+    status, listed = web_call(app, "GET", "/api/opponents")
+    assert status == 200 and listed["opponents"][-2:] == [CYCLE, quits]
+    status, game = web_call(app, "POST", "/api/games", {"opponent": CYCLE})
+    assert status == 201
+    letters = [web_call(app, "POST", f"/api/games/{game['id']}/moves", {"move": "R"})[1]["ai"]
+               for _ in range(4)]
+    start = "RPS".index(letters[0])
+    assert letters == ["RPS"[(start + k) % 3] for k in range(4)]  # the cycle, round after round
+    status, other = web_call(app, "POST", "/api/games", {"opponent": quits})
+    assert web_call(app, "POST", f"/api/games/{other['id']}/moves", {"move": "P"})[0] == 200
+    status, error = web_call(app, "POST", f"/api/games/{other['id']}/moves", {"move": "P"})
+    assert status == 409 and "forfeits in round 2" in error["error"] and "bored" in error["error"]
+    # a client cannot make the server run a file it was not started with
+    status, error = web_call(app, "POST", "/api/games", {"opponent": BEAT_LAST})
+    assert status == 400 and "unknown opponent" in error["error"]
+    games = list(app.games._games.values())
+    web_call(app, "POST", "/api/games", {"opponent": "rockbot"})  # evicts the cycle's game
+    assert games[0].opponent_name == CYCLE and games[0]._session.opponent._process is None
+
+
+def test_serve_refuses_a_bad_bot_file_before_listening(tmp_path, capsys) -> None:
+    assert main(["serve", "--port", "0", "--bot", str(tmp_path / "none.py")]) == 2
+    assert "none.py' not found" in capsys.readouterr().err

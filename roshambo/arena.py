@@ -12,6 +12,11 @@ throw and -1 per lost one; scores are averaged over repetitions; population retu
 mean over the population, exploitability PE the largest mean return of any one member against
 the candidate, and AGG = PR - PE. The fCC win rate is wins / decisive throws.
 
+Where matches run is the caller's choice: this process, a process pool, or any
+``concurrent.futures.Executor`` (``roshambo.executors``: Dask on a cluster); finished matches
+can stream to a resumable JSONL run log (``roshambo.runlog``). A player may be a bot from a
+file (``roshambo.filebots``); one that fails in a match forfeits it (:class:`Forfeit`).
+
 Nothing here prints: progress is reported through a callback, tables live in ``report``.
 """
 from __future__ import annotations
@@ -19,16 +24,24 @@ from __future__ import annotations
 import importlib
 import random
 import statistics
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
+from .filebots import DEFAULT_MOVE_TIMEOUT, BotFailure, BotSource, FileBot, FileBotFactory, is_file_spec
 from .moves import Move, check_move
 
 ENGINE_NAME = "ai"
 CLASSIC_PREFIX = "classic:"
+CLASSIC_GROUP = "classic:*"
 DEFAULT_THROWS = 1000
+# Matches submitted to an executor at a time: enough to keep a cluster busy, few enough
+# that results stream to the run log as they finish and memory stays flat.
+IN_FLIGHT_PER_WORKER = 4
+MIN_IN_FLIGHT = 64
 
 
 class Player(Protocol):
@@ -46,8 +59,26 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
+class Forfeit:
+    """Who lost a match by forfeit, in which round (1-based), and why.
+
+    ``cause`` is "error" (the bot raised), "illegal" (it answered something other than a
+    move) or "timeout" (it took longer than its per-move limit).
+    """
+
+    player: str
+    round: int
+    cause: str
+    error: str
+
+
+@dataclass(frozen=True)
 class MatchResult:
-    """One match of ``n`` throws, counted from ``player``'s point of view."""
+    """One match of ``n`` throws, counted from ``player``'s point of view.
+
+    A forfeit counts the forfeiting side's round and every throw after it as lost: the
+    throws played before it stand, and wins + losses + ties is still ``n``.
+    """
 
     player: str
     opponent: str
@@ -57,6 +88,7 @@ class MatchResult:
     seed: int
     n: int
     rep: int = 0
+    forfeit: Forfeit | None = None
 
     @property
     def score(self) -> int:
@@ -141,6 +173,10 @@ class TournamentResult:
             return self.matches
         return self.matches + tuple(m.flipped() for m in self.matches)
 
+    def forfeits(self) -> tuple[MatchResult, ...]:
+        """The matches that ended by forfeit, in schedule order."""
+        return tuple(m for m in self.matches if m.forfeit is not None)
+
     def pairs(self) -> tuple[PairSummary, ...]:
         """Per-pair aggregates over repetitions."""
         return summarize_pairs(self.oriented())
@@ -173,27 +209,60 @@ def play_match(a: Factory, b: Factory, n: int, seed: int, *,
 
     Both players' random sources are drawn from ``seed``, so the same seed replays the same
     match. Results are counted from ``a``'s side and named by ``labels`` (default: the
-    players' ``name``).
+    players' ``name``). Each round asks ``a`` first, then ``b``; a player whose ``move``
+    raises :class:`BotFailure` (a bot from a file that raised, answered a non-move or ran
+    out of time) forfeits there: that round and the rest count as lost, the other player
+    is not asked again. Players with a ``close()`` method are closed after the match.
     """
     if n < 0:
         raise ValueError(f"a match needs n >= 0 throws, got {n}")
     seeds = random.Random(seed)
     player_a = a(random.Random(seeds.getrandbits(64)))
-    player_b = b(random.Random(seeds.getrandbits(64)))
+    try:
+        player_b = b(random.Random(seeds.getrandbits(64)))
+    except BaseException:
+        _close(player_a)
+        raise
+    try:
+        return _play(player_a, player_b, n, seed, labels, rep)
+    finally:
+        _close(player_a)
+        _close(player_b)
+
+
+def _play(player_a: Player, player_b: Player, n: int, seed: int,
+          labels: tuple[str, str] | None, rep: int) -> MatchResult:
     name_a, name_b = labels if labels is not None else (player_a.name, player_b.name)
     wins = losses = 0
+    forfeit: Forfeit | None = None
     last_a: Move | None = None
     last_b: Move | None = None
-    for _ in range(n):
-        move_a = _legal(player_a.move(last_b), name_a)
-        move_b = _legal(player_b.move(last_a), name_b)
+    for played in range(n):
+        try:
+            move_a = _legal(player_a.move(last_b), name_a)
+        except BotFailure as failure:
+            forfeit = Forfeit(name_a, played + 1, failure.cause, str(failure))
+            losses += n - played
+            break
+        try:
+            move_b = _legal(player_b.move(last_a), name_b)
+        except BotFailure as failure:
+            forfeit = Forfeit(name_b, played + 1, failure.cause, str(failure))
+            wins += n - played
+            break
         difference = (move_a - move_b) % 3
         if difference == 1:
             wins += 1
         elif difference == 2:
             losses += 1
         last_a, last_b = move_a, move_b
-    return MatchResult(name_a, name_b, wins, losses, n - wins - losses, seed, n, rep)
+    return MatchResult(name_a, name_b, wins, losses, n - wins - losses, seed, n, rep, forfeit)
+
+
+def _close(player: Player) -> None:
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
 
 
 def _legal(move: Move, name: str) -> Move:
@@ -214,12 +283,17 @@ def schedule(pairs: Sequence[tuple[str, str]], reps: int, seed: int) -> tuple[Ma
 
 def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
                candidates: Mapping[str, Factory] | None = None, workers: int = 1,
+               executor: Executor | None = None, out: str | Path | None = None,
                progress: Progress | None = None) -> TournamentResult:
     """A round robin among ``entrants``, or each of ``candidates`` against them.
 
-    Seeds are drawn before any match runs; ``workers > 1`` plays the matches in a process
-    pool (factories must pickle), ``workers == 1`` in this process, with identical results.
-    ``progress(done, total)`` is called after every match.
+    Seeds are drawn before any match runs, so where the matches run cannot change a result:
+    in this process (``workers == 1``), in a process pool of ``workers``, or on ``executor``
+    (anything with the ``concurrent.futures.Executor`` interface, such as a Dask client's
+    ``get_executor()``; factories must pickle). With ``out``, every finished match is
+    appended to that JSONL run log as it arrives, and matches already in it are not played
+    again (``runlog.RunLog``: it must hold this same run). ``progress(done, total)`` is
+    called after every match.
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
@@ -236,33 +310,78 @@ def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
         pairs = [(a, b) for i, a in enumerate(population) for b in population[i + 1:]]
         factories = dict(entrants)
     specs = schedule(pairs, reps, seed)
-    jobs = [(factories[s.player], factories[s.opponent], n, s.seed, (s.player, s.opponent), s.rep)
-            for s in specs]
-    results = _run(jobs, workers, progress)
-    return TournamentResult(tuple(results), n, reps, seed, population, tuple(candidates or ()))
+    results: list[MatchResult | None] = [None] * len(specs)
+    log = None
+    if out is not None:
+        from .runlog import RunHeader, RunLog
 
-
-def _play_job(job: tuple) -> MatchResult:
-    a, b, n, seed, labels, rep = job
-    return play_match(a, b, n, seed, labels=labels, rep=rep)
-
-
-def _run(jobs: list[tuple], workers: int, progress: Progress | None) -> list[MatchResult]:
-    total = len(jobs)
-    results: list[MatchResult | None] = [None] * total
-    if workers == 1 or total <= 1:
-        for index, job in enumerate(jobs):
-            results[index] = _play_job(job)
+        header = RunHeader.of(seed=seed, n=n, reps=reps, population=population,
+                              candidates=tuple(candidates or ()), factories=factories)
+        log = RunLog(out, header)
+        for index, spec in enumerate(specs):
+            results[index] = log.done.get((spec.player, spec.opponent, spec.rep))
+    jobs = [(index, (factories[s.player], factories[s.opponent], n, s.seed,
+                     (s.player, s.opponent), s.rep))
+            for index, s in enumerate(specs) if results[index] is None]
+    done = len(specs) - len(jobs)
+    try:
+        for index, result, seconds in _execute(jobs, executor, workers):
+            results[index] = result
+            if log is not None:
+                log.record(result, seconds)
+            done += 1
             if progress is not None:
-                progress(index + 1, total)
+                progress(done, len(specs))
+    finally:
+        if log is not None:
+            log.close()
+    return TournamentResult(tuple(r for r in results if r is not None), n, reps, seed,
+                            population, tuple(candidates or ()))
+
+
+def _play_job(job: tuple) -> tuple[MatchResult, float]:
+    a, b, n, seed, labels, rep = job
+    start = time.perf_counter()
+    result = play_match(a, b, n, seed, labels=labels, rep=rep)
+    return result, time.perf_counter() - start
+
+
+def _execute(jobs: Sequence[tuple[int, tuple]], executor: Executor | None,
+             workers: int) -> Iterator[tuple[int, MatchResult, float]]:
+    """(index, result, seconds) for every job, in the order they finish."""
+    if executor is not None:
+        yield from _windowed(jobs, executor, max(MIN_IN_FLIGHT, IN_FLIGHT_PER_WORKER * workers))
+    elif workers == 1 or len(jobs) <= 1:
+        for index, job in jobs:
+            yield (index, *_play_job(job))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_play_job, job): index for index, job in enumerate(jobs)}
-            for done, future in enumerate(as_completed(futures), start=1):
-                results[futures[future]] = future.result()
-                if progress is not None:
-                    progress(done, total)
-    return [r for r in results if r is not None]
+        pool = ProcessPoolExecutor(max_workers=workers)
+        try:
+            yield from _windowed(jobs, pool, IN_FLIGHT_PER_WORKER * workers)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _windowed(jobs: Sequence[tuple[int, tuple]], executor: Executor,
+              window: int) -> Iterator[tuple[int, MatchResult, float]]:
+    """Keep at most ``window`` jobs submitted; yield each as it finishes."""
+    pending: dict[Future, int] = {}
+    queue = iter(jobs)
+    try:
+        while True:
+            for index, job in queue:
+                pending[executor.submit(_play_job, job)] = index
+                if len(pending) >= window:
+                    break
+            if not pending:
+                return
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                yield (index, *future.result())
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def summarize_pairs(results: Iterable[MatchResult]) -> tuple[PairSummary, ...]:
@@ -344,13 +463,31 @@ def known_names() -> tuple[str, ...]:
     return (ENGINE_NAME, *others)
 
 
+def expand_names(names: Iterable[str]) -> list[str]:
+    """``names`` with ``classic:*`` replaced by every classic bot (open_spiel's order)."""
+    expanded: list[str] = []
+    for name in names:
+        if name == CLASSIC_GROUP:
+            from .classic_field import bot_names
+
+            expanded.extend(CLASSIC_PREFIX + bot for bot in bot_names())
+        else:
+            expanded.append(name)
+    return expanded
+
+
 def make_player(name: str, rng: random.Random | None = None, *,
-                throws: int = DEFAULT_THROWS) -> Player:
-    """A fresh player by registry name: "ai", "classic:NAME", or a ``roshambo.opponents`` name."""
+                throws: int = DEFAULT_THROWS,
+                move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Player:
+    """A fresh player by spec: "ai", "classic:NAME", a ``roshambo.opponents`` name, or a bot
+    file (``PATH.py``, ``rpscontest:PATH``, ``kaggle:PATH``; see ``roshambo.filebots``)."""
     if name == ENGINE_NAME:
         from .agent import Agent
 
         return Agent(rng)
+    if is_file_spec(name):
+        return FileBot(BotSource.read(name), rng, throws=throws, move_timeout=move_timeout,
+                       name=name)
     if name.startswith(CLASSIC_PREFIX):
         from .classic_field import ClassicBot
 
@@ -358,12 +495,22 @@ def make_player(name: str, rng: random.Random | None = None, *,
     module = _opponents_registry()
     if module is None or name not in getattr(module, "OPPONENTS", {name: None}):
         raise ValueError(f"unknown player {name!r}: expected one of {', '.join(known_names())}, "
-                         f"or {CLASSIC_PREFIX}NAME for a classic open_spiel bot")
+                         f"{CLASSIC_PREFIX}NAME for a classic open_spiel bot, or a bot file "
+                         f"(PATH.py, rpscontest:PATH, kaggle:PATH)")
     return module.make_opponent(name, rng)  # type: ignore[attr-defined]
 
 
-def resolve(name: str, *, throws: int = DEFAULT_THROWS) -> Registered:
-    """A checked, picklable factory for ``name`` (raises ``ValueError`` for unknown names)."""
+def resolve(name: str, *, throws: int = DEFAULT_THROWS,
+            move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Factory:
+    """A checked, picklable factory for ``name`` (raises ``ValueError`` for unknown names).
+
+    A bot file is read (and parsed) once, here: its factory carries the source, so workers
+    on other machines need not see the file.
+    """
+    if is_file_spec(name):
+        if not move_timeout > 0:
+            raise ValueError(f"the move timeout must be > 0 seconds, got {move_timeout}")
+        return FileBotFactory(name, BotSource.read(name), throws, move_timeout)
     if name.startswith(CLASSIC_PREFIX):
         from .classic_field import check_bot_name
 
@@ -371,4 +518,3 @@ def resolve(name: str, *, throws: int = DEFAULT_THROWS) -> Registered:
     else:
         make_player(name, random.Random(0), throws=throws)
     return Registered(name, throws)
-

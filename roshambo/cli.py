@@ -28,18 +28,26 @@ from .arena import (
     CLASSIC_PREFIX,
     DEFAULT_THROWS,
     ENGINE_NAME,
+    Factory,
     Registered,
     TournamentResult,
+    expand_names,
     known_names,
     play_match,
     resolve,
     tournament,
 )
 from .classic_field import OpenSpielMissing
+from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
+from .filebots import DEFAULT_MOVE_TIMEOUT
+from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
+PLAYER_SPECS = ("a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, "
+                "kaggle:PATH)")
+MATRIX_MAX = 20  # wider cross-tables go to --cross-table FILE.csv only
 SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
 
 
@@ -54,6 +62,30 @@ def _positive(text: str) -> int:
     return value
 
 
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
+
+
+def _scheduler(text: str) -> ExecutorChoice:
+    try:
+        return ExecutorChoice.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--move-timeout", type=_timeout, default=DEFAULT_MOVE_TIMEOUT,
+                        metavar="SECONDS",
+                        help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
+                             "over it, the bot forfeits the match)")
+
+
 def _add_run_options(parser: argparse.ArgumentParser, *, reps: int, games: str,
                      reps_flags: Sequence[str] = ("--reps",)) -> None:
     parser.add_argument(games, dest="games", type=_positive, default=DEFAULT_THROWS,
@@ -65,6 +97,16 @@ def _add_run_options(parser: argparse.ArgumentParser, *, reps: int, games: str,
     parser.add_argument("--seed", type=int, default=None, help="master seed (default: random, printed)")
     parser.add_argument("--csv", type=Path, help="write one row per match to this CSV file")
     parser.add_argument("--json", type=Path, help="write the whole run to this JSON file")
+    parser.add_argument("--out", type=Path, metavar="FILE.jsonl",
+                        help="stream every finished match to this JSONL file; rerunning the "
+                             "same command with it resumes the run, skipping finished matches")
+    parser.add_argument("--scheduler", type=_scheduler, default=ExecutorChoice(PROCESS),
+                        metavar="WHERE",
+                        help="where matches run: 'process' (default: a local process pool of "
+                             "--workers), 'local:N' (a local Dask cluster of N workers) or "
+                             "'tcp://HOST:PORT' (a running Dask scheduler); Dask needs "
+                             'pip install -e ".[cluster]"')
+    _add_move_timeout(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,29 +121,36 @@ def build_parser() -> argparse.ArgumentParser:
     population.add_argument("--bots", type=_names, default=None,
                             help="comma-separated classic bot names (default: all 43)")
     population.add_argument("--player", default=ENGINE_NAME,
-                            help=f"the candidate's registry name (default {ENGINE_NAME!r})")
+                            help=f"the candidate: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
     population.add_argument("--compare", type=_names, default=_names(COMPARE_DEFAULT),
                             help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; "
                                  "'' for none)")
 
     match = commands.add_parser("match", help="one seeded match between two players")
-    match.add_argument("a", metavar="A")
-    match.add_argument("b", metavar="B")
+    match.add_argument("a", metavar="A", help=f"a player: {PLAYER_SPECS}")
+    match.add_argument("b", metavar="B", help="the other player")
     match.add_argument("--games", type=_positive, default=DEFAULT_THROWS,
                        help=f"throws (default {DEFAULT_THROWS})")
     match.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
     _add_plot_option(match, "A's running win rate over the match")
+    _add_move_timeout(match)
 
     robin = commands.add_parser("tournament", help="round robin among named players")
     robin.add_argument("names", nargs="*", metavar="NAME",
-                       help="players (default: ai and every registered opponent)")
+                       help="players: registry names, classic:NAME, classic:* (all 43 classic "
+                            "bots), or bot files (PATH.py, rpscontest:PATH, kaggle:PATH); "
+                            "default: ai and every registered opponent")
     _add_run_options(robin, reps=1, games="--games")
+    robin.add_argument("--cross-table", type=Path, metavar="FILE.csv",
+                       help="write the cross-table of mean scores (row vs column) as CSV")
 
     h2h = commands.add_parser("headtohead", help="a player against a list of opponents")
     h2h.add_argument("opponents", nargs="*", metavar="OPPONENT",
-                     help="opponents (default: classic:greenberg classic:iocainebot copy-attacker)")
+                     help="opponents, each " + PLAYER_SPECS + ", or classic:* for the whole "
+                          "classic field (default: classic:greenberg classic:iocainebot "
+                          "copy-attacker)")
     h2h.add_argument("--player", default=ENGINE_NAME,
-                     help=f"registry name of the player (default {ENGINE_NAME!r})")
+                     help=f"the player: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
     _add_run_options(h2h, reps=20, games="--games", reps_flags=("--matches", "--reps"))
     _add_plot_option(h2h, "the player's running win rate over its first match against each "
                           "opponent")
@@ -110,11 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play against an opponent yourself, in the terminal",
         description="A terminal session: type r/p/s (or rock/paper/scissors), q to quit.")
     session.add_argument("opponent", nargs="?", default=ENGINE_NAME, metavar="OPPONENT",
-                         help=f"registry name of the opponent (default {ENGINE_NAME!r}, our engine)")
+                         help=f"the opponent: {PLAYER_SPECS} (default {ENGINE_NAME!r}, our engine)")
     session.add_argument("--explain", action="store_true",
                          help="show what the engine believes after each round (opponent ai)")
     session.add_argument("--seed", type=int, default=None,
                          help="seed the opponent (default: from the OS)")
+    _add_move_timeout(session)
 
     web = commands.add_parser(
         "serve", help="play in the browser: a local web app that shows what the AI is thinking",
@@ -128,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
                           f"(default {DEFAULT_MAX_GAMES})")
     web.add_argument("--max-rounds", type=_positive, default=DEFAULT_MAX_ROUNDS,
                      help=f"rounds a game may last (default {DEFAULT_MAX_ROUNDS})")
+    web.add_argument("--bot", action="append", default=[], metavar="PATH",
+                     help="a bot file (PATH.py, rpscontest:PATH or kaggle:PATH) to offer as an "
+                          "opponent too; repeat for more")
 
     bench = commands.add_parser("bench", help="per-move time and memory of the engine")
     speed = _load_speed()
@@ -172,10 +225,30 @@ def _progress() -> report.ProgressBar | None:
     return report.ProgressBar(sys.stderr) if sys.stderr.isatty() else None
 
 
-def _timed_tournament(**kwargs: object) -> tuple[TournamentResult, float]:
+def _run_seed(args: argparse.Namespace) -> int:
+    """--seed, else the seed of the run being resumed from --out, else a fresh one."""
+    if args.seed is None and args.out is not None:
+        found = read_seed(args.out)
+        if found is not None:
+            return found
+    return _seed(args.seed)
+
+
+def _timed_tournament(args: argparse.Namespace,
+                      **kwargs: object) -> tuple[TournamentResult, float, str]:
+    """Run on the executor --scheduler names, streaming to --out: (result, seconds, where)."""
     start = time.perf_counter()
-    result = tournament(**kwargs, progress=_progress())  # type: ignore[arg-type]
-    return result, time.perf_counter() - start
+    with open_executor(args.scheduler) as (executor, workers):
+        where = args.scheduler.describe(workers or args.workers)
+        result = tournament(**kwargs, executor=executor,  # type: ignore[arg-type]
+                            workers=workers or args.workers, out=args.out,
+                            progress=_progress())
+    return result, time.perf_counter() - start, where
+
+
+def _factories(names: Sequence[str], args: argparse.Namespace) -> dict[str, Factory]:
+    return {name: resolve(name, throws=args.games, move_timeout=args.move_timeout)
+            for name in names}
 
 
 def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
@@ -185,6 +258,11 @@ def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
     if args.json is not None:
         report.write_json(args.json, result)
         print(f"wrote {args.json}")
+    if args.out is not None:
+        print(f"match log: {args.out}")
+    if getattr(args, "cross_table", None) is not None:
+        report.write_cross_table(args.cross_table, result)
+        print(f"wrote {args.cross_table}")
 
 
 def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:
@@ -195,24 +273,35 @@ def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:
     print(f"wrote {written}")
 
 
-def _footer(result: TournamentResult, seconds: float, workers: int) -> str:
-    return f"played {len(result.matches)} matches in {seconds:.1f} s with {workers} worker(s)"
+def _footer(result: TournamentResult, seconds: float, where: str) -> str:
+    lines = []
+    if result.forfeits():
+        lines += [report.format_forfeits(result), ""]
+    count = len(result.matches)
+    lines.append(f"{count} match{'' if count == 1 else 'es'} in {seconds:.1f} s on {where}")
+    return "\n".join(lines)
 
 
-def cmd_population(args: argparse.Namespace) -> int:
+def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], dict[str, Factory]]:
+    """(population, candidates) of a ``population`` command: the classic bots it names, and
+    the player with the classic bots of ``--compare``."""
     from .classic_field import bot_names, check_bot_name
 
     bots = args.bots if args.bots is not None else list(bot_names())
     for bot in [*bots, *args.compare]:
         check_bot_name(bot)
     throws = args.games
-    population = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
-    candidates = {args.player: resolve(args.player, throws=throws)}
+    population: dict[str, Factory] = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
+    candidates = _factories([args.player], args)
     for bot in args.compare:
         candidates[CLASSIC_PREFIX + bot] = Registered(CLASSIC_PREFIX + bot, throws)
-    seed = _seed(args.seed)
-    result, seconds = _timed_tournament(entrants=population, candidates=candidates, n=throws,
-                                        reps=args.reps, seed=seed, workers=args.workers)
+    return population, candidates
+
+
+def cmd_population(args: argparse.Namespace) -> int:
+    population, candidates = population_players(args)
+    result, seconds, where = _timed_tournament(args, entrants=population, candidates=candidates,
+                                        n=args.games, reps=args.reps, seed=_run_seed(args))
     print(f"classic RoShamBo field (open_spiel): {report.format_header(result)}")
     print()
     print(report.format_metrics(result.metrics()))
@@ -221,7 +310,7 @@ def cmd_population(args: argparse.Namespace) -> int:
     print()
     print(report.format_population(result))
     print()
-    print(_footer(result, seconds, args.workers))
+    print(_footer(result, seconds, where))
     _write_files(args, result)
     return 0
 
@@ -230,8 +319,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()  # before playing, not after
     seed = _seed(args.seed)
-    a = resolve(args.a, throws=args.games)
-    b = resolve(args.b, throws=args.games)
+    a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout)
+    b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout)
     print(report.format_match(play_match(a, b, args.games, seed, labels=(args.a, args.b))))
     if args.plot is not None:
         _draw([trace_match(a, b, args.games, seed, label=args.b)], args.plot, player=args.a)
@@ -239,17 +328,19 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    names = args.names or list(known_names())
+    names = expand_names(args.names) or list(known_names())
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate names in {names}")
-    entrants = {name: resolve(name, throws=args.games) for name in names}
-    result, seconds = _timed_tournament(entrants=entrants, n=args.games, reps=args.reps,
-                                        seed=_seed(args.seed), workers=args.workers)
+    entrants = _factories(names, args)
+    result, seconds, where = _timed_tournament(args, entrants=entrants, n=args.games, reps=args.reps,
+                                        seed=_run_seed(args))
     print(report.format_header(result))
     print()
-    print(report.format_standings(result))
+    print(report.format_standings(result, matrix=len(names) <= MATRIX_MAX))
+    if len(names) > MATRIX_MAX:
+        print(f"(cross-table of {len(names)} players not shown: --cross-table FILE.csv writes it)")
     print()
-    print(_footer(result, seconds, args.workers))
+    print(_footer(result, seconds, where))
     _write_files(args, result)
     return 0
 
@@ -263,20 +354,20 @@ def _default_opponents() -> list[str]:
 def cmd_headtohead(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()
-    opponents = args.opponents or _default_opponents()
+    opponents = expand_names(args.opponents) or _default_opponents()
     if len(set(opponents)) != len(opponents):
         raise ValueError(f"duplicate opponents in {opponents}")
     if args.player in opponents:
         raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
-    entrants = {name: resolve(name, throws=args.games) for name in opponents}
-    candidates = {args.player: resolve(args.player, throws=args.games)}
-    result, seconds = _timed_tournament(entrants=entrants, candidates=candidates, n=args.games,
-                                        reps=args.reps, seed=_seed(args.seed), workers=args.workers)
+    entrants = _factories(opponents, args)
+    candidates = _factories([args.player], args)
+    result, seconds, where = _timed_tournament(args, entrants=entrants, candidates=candidates,
+                                        n=args.games, reps=args.reps, seed=_run_seed(args))
     print(report.format_header(result))
     print()
     print(report.format_headtohead(result))
     print()
-    print(_footer(result, seconds, args.workers))
+    print(_footer(result, seconds, where))
     _write_files(args, result)
     if args.plot is not None:
         firsts = [m for m in result.matches if m.rep == 0]
@@ -291,7 +382,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .terminal import Explaining, run_session, session_opponent
 
     rng = random.Random(args.seed) if args.seed is not None else None
-    opponent = session_opponent(args.opponent, rng)
+    opponent = session_opponent(args.opponent, rng, move_timeout=args.move_timeout)
     if args.explain and not isinstance(opponent, Explaining):
         raise ValueError(f"--explain shows our engine's beliefs: {args.opponent} has none to "
                          f"show; play {ENGINE_NAME} to use it")
@@ -302,7 +393,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .web import serve
 
-    serve(args.host, args.port, max_games=args.max_games, max_rounds=args.max_rounds)
+    serve(args.host, args.port, max_games=args.max_games, max_rounds=args.max_rounds,
+          bots=tuple(args.bot))
     return 0
 
 
@@ -330,9 +422,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (OpenSpielMissing, MatplotlibMissing) as exc:
+    except (OpenSpielMissing, MatplotlibMissing, DaskMissing) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        resume = " (rerun the same command to resume from --out)" if getattr(args, "out", None) else ""
+        print(f"interrupted{resume}", file=sys.stderr)
+        return 130

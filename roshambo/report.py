@@ -16,7 +16,7 @@ from typing import TextIO
 from .arena import MatchResult, PairSummary, PopulationMetrics, TournamentResult, match_record
 
 CSV_FIELDS = ("player", "opponent", "rep", "seed", "n", "wins", "losses", "ties", "score",
-              "win_rate")
+              "win_rate", "forfeit")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -35,9 +35,29 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def format_match(result: MatchResult) -> str:
     """One match in a line or two, with its seed."""
-    return (f"{result.player} vs {result.opponent}: {result.n} games, seed {result.seed}\n"
+    text = (f"{result.player} vs {result.opponent}: {result.n} games, seed {result.seed}\n"
             f"  wins {result.wins}  losses {result.losses}  ties {result.ties}  "
             f"score {result.score:+d}  win rate {result.win_rate:.1f}%")
+    if result.forfeit is not None:
+        text += "\n  " + format_forfeit(result)
+    return text
+
+
+def format_forfeit(result: MatchResult) -> str:
+    """'BOT forfeits in round K (error: ...): the rest of the throws count as lost'."""
+    forfeit = result.forfeit
+    assert forfeit is not None
+    return (f"{forfeit.player} forfeits in round {forfeit.round} of {result.n} ({forfeit.error}): "
+            f"that round and the rest count as lost")
+
+
+def format_forfeits(result: TournamentResult) -> str:
+    """The matches lost by forfeit: who, against whom, which repetition, round and error."""
+    rows = [(m.forfeit.player, m.opponent if m.forfeit.player == m.player else m.player,
+             m.rep, m.forfeit.round, m.forfeit.error)
+            for m in result.forfeits() if m.forfeit is not None]
+    return (f"forfeits ({len(rows)}; the forfeiting bot loses that round and the rest):\n"
+            + table(("bot", "against", "rep", "round", "error"), rows))
 
 
 def format_metrics(metrics: Sequence[PopulationMetrics], label: str = "candidate") -> str:
@@ -74,16 +94,33 @@ def format_headtohead(result: TournamentResult) -> str:
     return table(("player", "opponent", "matches", "mean score ± std", "win rate", "W/L/D"), rows)
 
 
-def format_standings(result: TournamentResult) -> str:
-    """A round robin: metrics per entrant (best AGG first), then the matrix of mean scores."""
+def format_standings(result: TournamentResult, matrix: bool = True) -> str:
+    """A round robin: metrics per entrant (best AGG first), then (if ``matrix``) the
+    cross-table of mean scores."""
     metrics = sorted(result.metrics(), key=lambda m: m.agg, reverse=True)
+    ranking = format_metrics(metrics, label="player")
+    if not matrix:
+        return ranking
     by_pair = {(p.player, p.opponent): p.mean_score for p in result.pairs()}
     names = result.population
     matrix_rows = [(f"{i}. {a}", *("·" if a == b else f"{by_pair[(a, b)]:+.0f}" for b in names))
                    for i, a in enumerate(names, start=1)]
-    matrix = table(("row vs column (mean score)", *(str(i) for i in range(1, len(names) + 1))),
-                   matrix_rows)
-    return format_metrics(metrics, label="player") + "\n\n" + matrix
+    cross = table(("row vs column (mean score)", *(str(i) for i in range(1, len(names) + 1))),
+                  matrix_rows)
+    return ranking + "\n\n" + cross
+
+
+def write_cross_table(path: str | Path, result: TournamentResult) -> None:
+    """The round robin's cross-table as CSV: each row player's mean score against each column
+    player (empty on the diagonal), in entry order."""
+    by_pair = {(p.player, p.opponent): p.mean_score for p in result.pairs()}
+    names = result.population
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["player", *names])
+        for a in names:
+            writer.writerow([a, *("" if a == b else f"{by_pair.get((a, b), 0.0):.3f}"
+                                  for b in names)])
 
 
 def format_header(result: TournamentResult) -> str:
@@ -97,7 +134,8 @@ def match_row(result: MatchResult) -> dict[str, object]:
     """One match as a flat dict (the CSV row)."""
     return {"player": result.player, "opponent": result.opponent, "rep": result.rep,
             "seed": result.seed, "n": result.n, "wins": result.wins, "losses": result.losses,
-            "ties": result.ties, "score": result.score, "win_rate": round(result.win_rate, 3)}
+            "ties": result.ties, "score": result.score, "win_rate": round(result.win_rate, 3),
+            "forfeit": result.forfeit.player if result.forfeit is not None else ""}
 
 
 def write_csv(path: str | Path, matches: Sequence[MatchResult]) -> None:

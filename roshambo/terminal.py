@@ -16,6 +16,7 @@ from typing import Final, Literal, Protocol, TextIO, runtime_checkable
 
 from .agent import Belief
 from .arena import make_player
+from .filebots import DEFAULT_MOVE_TIMEOUT, BotFailure
 from .moves import NAMES, Move, outcome
 
 QUIT: Final = "quit"
@@ -41,12 +42,14 @@ class Explaining(Protocol):
     def belief(self) -> Belief: ...
 
 
-def session_opponent(name: str, rng: random.Random | None = None) -> Opponent:
-    """A fresh opponent for a session, by arena registry name (``arena.make_player``).
+def session_opponent(name: str, rng: random.Random | None = None, *,
+                     move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Opponent:
+    """A fresh opponent for a session, by arena player spec (``arena.make_player``).
 
-    Unknown names raise ``ValueError`` listing the known ones; "classic:NAME" needs open_spiel.
+    Unknown names raise ``ValueError`` listing the known ones; "classic:NAME" needs open_spiel;
+    a bot file (``PATH.py``, ``rpscontest:PATH``, ``kaggle:PATH``) plays with ``move_timeout``.
     """
-    return make_player(name, rng, throws=SESSION_THROWS)
+    return make_player(name, rng, throws=SESSION_THROWS, move_timeout=move_timeout)
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,11 @@ def run_session(
                 continue
             if command == QUIT:
                 break
-            played = session.play(command)
+            try:
+                played = session.play(command)
+            except BotFailure as failure:  # a bot from a file raised, cheated or timed out
+                reason = f"{name} forfeits: {failure}"
+                break
             out.write(format_round(played, name) + "\n")
             if played.belief is not None:
                 out.write(format_belief(played.belief) + "\n")
@@ -207,4 +214,7 @@ def run_session(
         reason = "interrupted"
     out.write(format_summary(session.score, name, reason) + "\n")
     out.flush()
+    close = getattr(opponent, "close", None)
+    if callable(close):
+        close()
     return session.score

@@ -19,6 +19,11 @@ for one game never interleave its rounds. :class:`GameStore` keeps at most ``max
 games and evicts the least recently used, so memory stays bounded however many games are
 abandoned; a game stops at ``max_rounds``. Anything a client sends that is wrong gets a 4xx
 with ``{"error": "..."}`` naming the problem, and changes nothing.
+
+Bots from files (``roshambo.filebots``) join the opponents only when the server is started
+with them (``serve --bot PATH``): a client picks among the names the server lists and can
+never make it run a file of its choosing. Each such game runs its bot in a child process,
+ended when the game is forgotten or evicted; a bot that fails forfeits the game (409).
 """
 from __future__ import annotations
 
@@ -42,6 +47,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from .agent import Belief
 from .arena import ENGINE_NAME, known_names
+from .filebots import BotFailure, BotSource
 from .moves import LETTERS, Move
 from .terminal import QUIT, Explaining, Round, Score, Session, parse_command, session_opponent
 
@@ -141,9 +147,20 @@ class Game:
                 raise ApiError(HTTPStatus.CONFLICT,
                                f"game {self.id} has reached its limit of {self.max_rounds} rounds: "
                                f"start a new game")
-            played = self._session.play(move)
+            try:
+                played = self._session.play(move)
+            except BotFailure as failure:  # a bot from a file raised, cheated or timed out
+                raise ApiError(HTTPStatus.CONFLICT,
+                               f"{self.opponent_name} forfeits in round "
+                               f"{len(self._session.rounds) + 1} ({failure}): start a new game") from None
             return {**round_data(played), "score": score_data(played.score),
                     "belief": belief_data(played.belief)}
+
+    def close(self) -> None:
+        """End the opponent's child process, if it has one (a bot from a file)."""
+        close = getattr(self._session.opponent, "close", None)
+        if callable(close):
+            close()
 
     def state(self) -> dict[str, object]:
         """The game so far: every round, the score, the latest belief."""
@@ -181,12 +198,15 @@ class GameStore:
     """
 
     def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_rounds: int = DEFAULT_MAX_ROUNDS,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, bots: tuple[str, ...] = ()) -> None:
         for label, value in (("max_games", max_games), ("max_rounds", max_rounds)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{label} must be a positive integer, got {value!r}")
+        for bot in bots:
+            BotSource.read(bot)  # a bad file is refused now, not in some game later
         self.max_games = max_games
         self.max_rounds = max_rounds
+        self.bots = tuple(bots)
         self._rng = rng
         self._lock = threading.Lock()  # guards the mapping and the count, whatever reset() does
         self.reset()
@@ -201,12 +221,16 @@ class GameStore:
         with self._lock:
             return len(self._games)
 
+    def names(self) -> tuple[str, ...]:
+        """The opponents a game may be played against: the registry, then the admitted bots."""
+        return (*known_names(), *self.bots)
+
     def create(self, opponent_name: str) -> Game:
-        """A new game against ``opponent_name`` (a name of ``known_names()``), stored as newest."""
-        if opponent_name not in known_names():
+        """A new game against ``opponent_name`` (one of ``names()``), stored as newest."""
+        if opponent_name not in self.names():
             raise ApiError(HTTPStatus.BAD_REQUEST,
                            f"unknown opponent {shown(opponent_name)}: choose one of "
-                           f"{', '.join(known_names())}")
+                           f"{', '.join(self.names())}")
         with self._lock:
             seed = self._rng.getrandbits(64) if self._rng is not None else None
         rng = random.Random(seed) if seed is not None else None  # None: seeded from the OS
@@ -215,9 +239,12 @@ class GameStore:
         game = Game(secrets.token_urlsafe(12), opponent_name, session, self.max_rounds)
         with self._lock:
             self._games[game.id] = game
+            evicted = []
             while len(self._games) > self.max_games:
-                self._games.popitem(last=False)
+                evicted.append(self._games.popitem(last=False)[1])
                 self.evicted += 1
+        for old in evicted:
+            old.close()
         return game
 
     def get(self, game_id: str) -> Game:
@@ -238,6 +265,7 @@ class GameStore:
             game = self._games.pop(game_id, None)
         if game is None:
             self.get(game_id)  # raises the 404
+        game.close()
 
 
 Handler = Callable[..., Response]
@@ -261,8 +289,8 @@ class WebApp:
     """The WSGI application: a routing table from (method, path) to handlers over a GameStore."""
 
     def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_rounds: int = DEFAULT_MAX_ROUNDS,
-                 rng: random.Random | None = None) -> None:
-        self.games = GameStore(max_games, max_rounds, rng)
+                 rng: random.Random | None = None, bots: tuple[str, ...] = ()) -> None:
+        self.games = GameStore(max_games, max_rounds, rng, bots)
         self.routes = (
             _route("GET", "/", self.page),
             _route("GET", "/api/opponents", self.opponents),
@@ -317,7 +345,8 @@ class WebApp:
                         (("Content-Security-Policy", policy),))
 
     def opponents(self, environ: Environ) -> Response:
-        return json_response(HTTPStatus.OK, {"opponents": list(known_names()), "default": ENGINE_NAME})
+        return json_response(HTTPStatus.OK, {"opponents": list(self.games.names()),
+                                             "default": ENGINE_NAME})
 
     def new_game(self, environ: Environ) -> Response:
         body = read_json(environ, required=False)
@@ -325,7 +354,7 @@ class WebApp:
         if not isinstance(name, str):
             raise ApiError(HTTPStatus.BAD_REQUEST,
                            f"invalid opponent {shown(name)}: expected a name, one of "
-                           f"{', '.join(known_names())}")
+                           f"{', '.join(self.games.names())}")
         game = self.games.create(name)
         return json_response(HTTPStatus.CREATED, {"id": game.id, "opponent": game.opponent_name},
                              (("Location", f"/api/games/{game.id}"),))
@@ -489,10 +518,11 @@ class BackgroundServer:
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, max_games: int = DEFAULT_MAX_GAMES,
-          max_rounds: int = DEFAULT_MAX_ROUNDS, out: TextIO | None = None) -> None:
-    """Serve the app until Ctrl-C, printing its URL first."""
+          max_rounds: int = DEFAULT_MAX_ROUNDS, out: TextIO | None = None,
+          bots: tuple[str, ...] = ()) -> None:
+    """Serve the app until Ctrl-C, printing its URL first; ``bots`` are the bot files admitted."""
     stream = sys.stdout if out is None else out
-    application = WebApp(max_games=max_games, max_rounds=max_rounds)
+    application = WebApp(max_games=max_games, max_rounds=max_rounds, bots=bots)
     try:
         server = make_server(host, port, application)
     except OSError as err:

@@ -346,7 +346,8 @@ def known_names() -> tuple[str, ...]:
 
 def make_player(name: str, rng: random.Random | None = None, *,
                 throws: int = DEFAULT_THROWS) -> Player:
-    """A fresh player by registry name: "ai", "classic:NAME", or a ``roshambo.opponents`` name."""
+    """A fresh player by registry name: "ai", "classic:NAME", a ``roshambo.opponents`` name or
+    a relative's spec (``counter:window=20``)."""
     if name == ENGINE_NAME:
         from .agent import Agent
 
@@ -356,9 +357,11 @@ def make_player(name: str, rng: random.Random | None = None, *,
 
         return ClassicBot(name[len(CLASSIC_PREFIX):], rng, throws=throws)
     module = _opponents_registry()
-    if module is None or name not in getattr(module, "OPPONENTS", {name: None}):
+    relative = getattr(module, "is_relative", lambda _: False)(name)
+    if module is None or not relative and name not in getattr(module, "OPPONENTS", {name: None}):
         raise ValueError(f"unknown player {name!r}: expected one of {', '.join(known_names())}, "
-                         f"or {CLASSIC_PREFIX}NAME for a classic open_spiel bot")
+                         f"{CLASSIC_PREFIX}NAME for a classic open_spiel bot, "
+                         f"or a relative's spec ({getattr(module, 'usage', str)()})")
     return module.make_opponent(name, rng)  # type: ignore[attr-defined]
 
 

@@ -479,8 +479,9 @@ def expand_names(names: Iterable[str]) -> list[str]:
 def make_player(name: str, rng: random.Random | None = None, *,
                 throws: int = DEFAULT_THROWS,
                 move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Player:
-    """A fresh player by spec: "ai", "classic:NAME", a ``roshambo.opponents`` name, or a bot
-    file (``PATH.py``, ``rpscontest:PATH``, ``kaggle:PATH``; see ``roshambo.filebots``)."""
+    """A fresh player by spec: "ai", "classic:NAME", a ``roshambo.opponents`` name, a
+    relative's spec (``counter:window=20``), or a bot file (``PATH.py``, ``rpscontest:PATH``,
+    ``kaggle:PATH``; see ``roshambo.filebots``)."""
     if name == ENGINE_NAME:
         from .agent import Agent
 
@@ -493,9 +494,11 @@ def make_player(name: str, rng: random.Random | None = None, *,
 
         return ClassicBot(name[len(CLASSIC_PREFIX):], rng, throws=throws)
     module = _opponents_registry()
-    if module is None or name not in getattr(module, "OPPONENTS", {name: None}):
+    relative = getattr(module, "is_relative", lambda _: False)(name)
+    if module is None or not relative and name not in getattr(module, "OPPONENTS", {name: None}):
         raise ValueError(f"unknown player {name!r}: expected one of {', '.join(known_names())}, "
-                         f"{CLASSIC_PREFIX}NAME for a classic open_spiel bot, or a bot file "
+                         f"{CLASSIC_PREFIX}NAME for a classic open_spiel bot, a relative's spec "
+                         f"({getattr(module, 'usage', str)()}), or a bot file "
                          f"(PATH.py, rpscontest:PATH, kaggle:PATH)")
     return module.make_opponent(name, rng)  # type: ignore[attr-defined]
 

@@ -100,3 +100,36 @@ def test_runs_over_different_matches_are_not_compared() -> None:
         assert "share 0 matches" in str(error)
     else:
         raise AssertionError("runs without a common match were compared")
+
+
+# --- the relatives' benchmark ------------------------------------------------------------
+
+
+def load_relatives():
+    spec = importlib.util.spec_from_file_location("relatives_bench", ROOT / "benchmarks" / "relatives.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> None:
+    bench = load_relatives()
+    members = ["reaction:lag=1,mode=beat", "cycle:pattern=RP,noise=0.1"]
+    first = bench.play_process(0, members, engine_seed=2)
+    assert [(m.member, m.number) for m in first] == [(s, n) for s in members for n in range(3)]
+    assert all(m.wins + m.losses <= 1000 and m.losses == len(m.lost) for m in first)
+    assert first == bench.play_process(0, members, engine_seed=2)
+    assert first[0].rate >= 99.0  # kris itself
+
+
+def test_relatives_table_and_compare_report_per_family() -> None:
+    bench = load_relatives()
+    before = [bench.Match("counter:window=5,target=most,tie=first", 0, 0, 990, 10, tuple(range(10))),
+              bench.Match("counter:window=5,target=most,tie=first", 1, 0, 995, 2, (3, 4)),
+              bench.Match("cycle:pattern=RP,noise=0.1", 0, 0, 900, 40, tuple(range(40)))]
+    after = [bench.Match(m.member, m.number, m.hash_seed, m.wins, 1, (0,)) for m in before]
+    table = bench.table(before)
+    assert "counter " in table and "cycle+noise0.1" in table and "99.00" in table
+    report = bench.compare(before, after)
+    assert "52 -> 3" in report and "-49" in report

@@ -30,7 +30,20 @@ from roshambo.opponents import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = list(OPPONENTS)
+# every registered opponent, and a few members of each family of the fCC bots' relatives
+RELATIVES = [
+    "counter:window=7,target=most,tie=set",
+    "counter:window=all,target=least,tie=last",
+    "counter:window=3,target=least,tie=SPR",
+    "context:k=2,decay=0.9,rotation=1",
+    "context:k=3,decay=1,rotation=0",
+    "reaction:lag=3,mode=lose",
+    "cycle:pattern=RSPPS",
+    "switcher:period=50,seed=2",
+    "counter:window=20,target=most,tie=first,noise=0.1",
+    "switcher:period=100,seed=1,noise=0.05",
+]
+NAMES = list(OPPONENTS) + RELATIVES
 
 
 def play(bot: Opponent, their_moves: Iterable[Move]) -> list[Move]:
@@ -93,12 +106,12 @@ def test_legal_moves_against_random(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_reset_equals_fresh(name: str) -> None:
     rng = random.Random(11)
-    bot = OPPONENTS[name](rng=rng)
+    bot = make_opponent(name, rng)
     play(bot, random_moves(3, 120))
     rng.seed(11)
     bot.reset()
     script = random_moves(4, 120)
-    assert play(bot, script) == play(OPPONENTS[name](rng=random.Random(11)), script)
+    assert play(bot, script) == play(make_opponent(name, random.Random(11)), script)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -140,8 +153,10 @@ def test_bad_their_last_raises_naming_it_and_changes_nothing(name: str, bad: obj
 def test_make_opponent_rejects_an_unknown_name_listing_the_valid_ones() -> None:
     with pytest.raises(ValueError, match="'nobody'") as error:
         make_opponent("nobody")
-    for name in NAMES:
+    for name in OPPONENTS:
         assert name in str(error.value)
+    for family in ("counter:", "context:", "reaction:", "cycle:", "switcher:"):
+        assert family in str(error.value)
 
 
 def test_make_opponent_passes_the_rng() -> None:

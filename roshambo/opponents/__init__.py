@@ -9,6 +9,9 @@ Conventions shared by every opponent: ``their_last`` is the other side's previou
 any state changes. ``reset()`` makes the opponent fresh; without it, state carries over to
 the next match (the fCC bots do exactly what the functions in ``RPS_game.py`` do).
 Randomness comes only from the injected ``rng`` (``None``: seeded from the OS).
+
+The fCC bots' relatives (:mod:`.relatives`) are named by a spec instead, such as
+``counter:window=20,target=least``; :func:`make_opponent` accepts those too.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from .billings import (
     SwitcherBot,
 )
 from .fcc import FccAbbey, FccKris, FccMrugesh, FccQuincy
+from .relatives import FAMILIES, is_relative, make_relative, member_grid, usage
 
 
 @runtime_checkable
@@ -72,17 +76,25 @@ OPPONENTS: dict[str, type[Opponent]] = {
 
 
 def make_opponent(name: str, rng: random.Random | None = None) -> Opponent:
-    """A fresh opponent by registry name; ``ValueError`` naming the valid ones otherwise."""
+    """A fresh opponent by registry name or relative's spec; ``ValueError`` naming the valid
+    ones otherwise."""
+    if is_relative(name):
+        return make_relative(name, rng)
     cls = OPPONENTS.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(OPPONENTS)}")
+        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(OPPONENTS)}, "
+                         f"or a relative's spec: {usage()}")
     return cls(rng=rng)
 
 
 __all__ = [
+    "FAMILIES",
     "OPPONENTS",
     "Opponent",
+    "is_relative",
     "make_opponent",
+    "make_relative",
+    "member_grid",
     "BiasedBot",
     "CopyAttacker",
     "CopyBot",

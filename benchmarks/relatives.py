@@ -1,0 +1,234 @@
+"""The fCC bots' relatives, measured: the engine against every member of the relatives' grid.
+
+Every member of :func:`roshambo.opponents.relatives.member_grid` plays three 1000-game
+matches against the engine: fresh, then twice more carrying its state (``move(None)``
+starts the next match without ``reset()``, as the fCC bots do), a fresh engine each time.
+Members whose tie rule is ``set`` depend on ``PYTHONHASHSEED``, as mrugesh does, so they are
+played under every hash seed of the run, each in its own interpreter; the others under the
+first. The engine seed of a match is drawn from ``--engine-seed``, the member's spec, the hash
+seed and the match number, so two versions of the engine meet the same bots with the same
+seeds.
+
+    python benchmarks/relatives.py [--hash-seeds 4] [--workers 2] [--engine-seed 0]
+                                   [--only FAMILY] [--json FILE]
+    python benchmarks/relatives.py --compare BEFORE.json AFTER.json
+
+Prints, per family (noisy members apart, by noise share): the members and matches, the
+worst and median win rate of decisive games, the matches under 99%, the games lost a match
+(mean and most); for noisy members, the worst and median shortfall from the best achievable
+rate; then the worst matches. ``--compare`` pairs matches by member, hash seed and match
+number, and gives the difference in games lost with its standard error over the pairs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from roshambo.opponents.relatives import NOISE, best_rate, member_grid  # noqa: E402
+
+BAR = 99.0
+MEDIAN_BAR = 99.5
+MATCHES = 3  # fresh, then carrying state twice
+ROUNDS = 1000
+CHUNK = 12  # members per interpreter
+
+SCRIPT = """
+import json, random, sys
+from roshambo.agent import Agent
+from roshambo.opponents import make_opponent
+seeds = json.loads(sys.argv[1])
+out = []
+for spec, match_seeds in seeds:
+    bot = make_opponent(spec, random.Random(match_seeds[0] ^ 0x5EED))
+    for seed in match_seeds:
+        engine = Agent(random.Random(seed))
+        wins = losses = 0
+        lost = []
+        ours = theirs = None
+        for turn in range(%d):
+            a, b = engine.move(theirs), bot.move(ours)
+            d = (a - b) %% 3
+            if d == 1:
+                wins += 1
+            elif d == 2:
+                losses += 1
+                lost.append(turn)
+            ours, theirs = a, b
+        out.append([spec, wins, losses, lost])
+print(json.dumps(out))
+""" % ROUNDS
+
+
+@dataclass(frozen=True)
+class Match:
+    """One 1000-game match against a member: which one, its number (0 fresh, 1 and 2 carrying
+    state), the hash seed, and the games won and lost (``lost``: the rounds)."""
+
+    member: str
+    number: int
+    hash_seed: int
+    wins: int
+    losses: int
+    lost: tuple[int, ...]
+
+    @property
+    def rate(self) -> float:
+        decisive = self.wins + self.losses
+        return 100.0 * self.wins / decisive if decisive else 0.0
+
+    @property
+    def family(self) -> str:
+        name = self.member.split(":", 1)[0]
+        noise = noise_share(self.member)
+        return name if noise is None else f"{name}+{NOISE}{noise:g}"
+
+
+def noise_share(member: str) -> float | None:
+    for item in member.split(":", 1)[1].split(","):
+        key, _, value = item.partition("=")
+        if key == NOISE:
+            return float(value)
+    return None
+
+
+def match_seeds(engine_seed: int, member: str, hash_seed: int) -> list[int]:
+    base = zlib.crc32(f"{member}|{hash_seed}".encode()) ^ engine_seed * 0x9E3779B1
+    return [(base + 7919 * number) % 2**63 for number in range(MATCHES)]
+
+
+def play_process(hash_seed: int, members: list[str], engine_seed: int) -> list[Match]:
+    env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    jobs = [[m, match_seeds(engine_seed, m, hash_seed)] for m in members]
+    done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(jobs)], capture_output=True,
+                          text=True, cwd=ROOT, env=env, check=True)
+    rows = json.loads(done.stdout)
+    return [Match(spec, i % MATCHES, hash_seed, wins, losses, tuple(lost))
+            for i, (spec, wins, losses, lost) in enumerate(rows)]
+
+
+def measure(hash_seeds: int, workers: int, engine_seed: int, only: str | None) -> list[Match]:
+    members = [m for m in member_grid() if only is None or m.split(":")[0] == only]
+    plain = [m for m in members if "tie=set" not in m]
+    hashed = [m for m in members if "tie=set" in m]
+    jobs = [(0, plain[i:i + CHUNK]) for i in range(0, len(plain), CHUNK)]
+    jobs += [(h, hashed[i:i + CHUNK]) for h in range(hash_seeds) for i in range(0, len(hashed), CHUNK)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_process, h, chunk, engine_seed) for h, chunk in jobs if chunk]
+        return [match for future in futures for match in future.result()]
+
+
+def save(matches: list[Match], path: Path) -> None:
+    path.write_text(json.dumps([asdict(m) for m in matches]))
+
+
+def load(path: Path) -> list[Match]:
+    return [Match(**{**row, "lost": tuple(row["lost"])}) for row in json.loads(path.read_text())]
+
+
+def table(matches: list[Match]) -> str:
+    """Per family: members, matches, worst and median win rate, matches under 99%, games
+    lost a match (mean, most); for noisy ones, the shortfall from the best achievable."""
+    families = sorted({m.family for m in matches}, key=lambda f: ("+" in f, f))
+    lines = [f"{'family':20} {'members':>7} {'matches':>7} {'worst':>7} {'median':>7} {'< 99%':>6}"
+             f" {'lost':>6} {'most':>5} {'short worst':>11} {'short median':>12}"]
+    for family in families:
+        group = [m for m in matches if m.family == family]
+        rates = [m.rate for m in group]
+        line = (f"{family:20} {len({m.member for m in group}):7} {len(group):7} {min(rates):7.2f}"
+                f" {statistics.median(rates):7.2f} {sum(r < BAR for r in rates):6}"
+                f" {statistics.fmean(m.losses for m in group):6.2f} {max(m.losses for m in group):5}")
+        share = noise_share(group[0].member)
+        if share is not None:
+            shortfall = [100 * best_rate(share) - m.rate for m in group]
+            line += f" {max(shortfall):11.2f} {statistics.median(shortfall):12.2f}"
+        lines.append(line)
+    plain = [m for m in matches if noise_share(m.member) is None]
+    if plain:
+        rates = [m.rate for m in plain]
+        lines.append(f"deterministic members: {len(plain)} matches, worst {min(rates):.2f}, median "
+                     f"{statistics.median(rates):.2f}, {sum(r < BAR for r in rates)} under {BAR:g}%")
+    return "\n".join(lines)
+
+
+def worst(matches: list[Match], count: int = 15) -> str:
+    """The matches furthest under their bar (99%, or the best achievable rate for noisy ones)."""
+    def gap(m: Match) -> float:
+        share = noise_share(m.member)
+        return (BAR if share is None else 100 * best_rate(share)) - m.rate
+
+    lines = [f"{'member':52} {'match':>5} {'hash':>4} {'rate':>7} {'lost':>5} {'after 100':>9}"]
+    for m in sorted(matches, key=gap, reverse=True)[:count]:
+        lines.append(f"{m.member:52} {m.number:5} {m.hash_seed:4} {m.rate:7.2f} {m.losses:5}"
+                     f" {sum(i >= 100 for i in m.lost):9}")
+    return "\n".join(lines)
+
+
+def compare(before: list[Match], after: list[Match]) -> str:
+    """Games lost by two runs over the same matches, paired, per family and in all."""
+    def key(m: Match) -> tuple[str, int, int]:
+        return m.member, m.hash_seed, m.number
+
+    first = {key(m): m for m in before}
+    second = {key(m): m for m in after}
+    common = [k for k in first if k in second]
+    if len(common) < 2:
+        raise ValueError(f"the runs share {len(common)} matches: compare runs over the same members")
+    lines = [f"{len(common)} paired matches ({len(first) - len(common)} and {len(second) - len(common)} unpaired)",
+             f"{'family':20} {'games lost':>16} {'difference':>16} {'< 99%':>10} {'worst':>16}"]
+    families = sorted({first[k].family for k in common}, key=lambda f: ("+" in f, f))
+    for family in (*families, "all"):
+        keys = [k for k in common if family in ("all", first[k].family)]
+        diffs = [second[k].losses - first[k].losses for k in keys]
+        spread = statistics.stdev(diffs) * len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        a = sum(first[k].losses for k in keys)
+        b = sum(second[k].losses for k in keys)
+        misses = f"{sum(first[k].rate < BAR for k in keys)} -> {sum(second[k].rate < BAR for k in keys)}"
+        low = f"{min(first[k].rate for k in keys):.2f} -> {min(second[k].rate for k in keys):.2f}"
+        lines.append(f"{family:20} {f'{a} -> {b}':>16} {f'{b - a:+d} +- {spread:.0f}':>16} {misses:>10} {low:>16}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hash-seeds", type=int, default=4,
+                        help="hash seeds for the set-tie members (default 4)")
+    parser.add_argument("--workers", type=int, default=2, help="interpreters at once (default 2)")
+    parser.add_argument("--engine-seed", type=int, default=0, help="seed of the engine's seeds (default 0)")
+    parser.add_argument("--only", default=None, help="one family only (counter, context, ...)")
+    parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
+                        help="compare two saved runs instead of playing")
+    args = parser.parse_args(argv)
+    if args.compare:
+        try:
+            print(compare(*(load(path) for path in args.compare)))
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            parser.error(f"cannot compare {args.compare[0]} and {args.compare[1]}: {error}")
+        return 0
+    if args.hash_seeds < 1 or args.workers < 1:
+        parser.error("--hash-seeds and --workers must be at least 1")
+    matches = measure(args.hash_seeds, args.workers, args.engine_seed, args.only)
+    if not matches:
+        parser.error(f"no members in family {args.only!r}")
+    if args.json:
+        save(matches, args.json)
+    print(table(matches))
+    print()
+    print(worst(matches))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,7 +16,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from ..moves import Move
-from .adversaries import CopyAttacker
+from .adversaries import CopyAttacker, EngineCopy, EngineVariant, HedgeReader
 from .baselines import FrequencyPlayer, MarkovChainPlayer, RandomPlayer, TreePredictor
 from .billings import (
     BiasedBot,
@@ -30,6 +30,7 @@ from .billings import (
     SwitcherBot,
 )
 from .fcc import FccAbbey, FccKris, FccMrugesh, FccQuincy
+from .modern import BanditEnsemble, ModernMatcher
 
 
 @runtime_checkable
@@ -68,6 +69,11 @@ OPPONENTS: dict[str, type[Opponent]] = {
     "drifter": DrifterBot,
     # adversaries
     "copy-attacker": CopyAttacker,
+    "hedge-reader": HedgeReader,
+    "engine-copy": EngineCopy,
+    "engine-variant": EngineVariant,
+    "modern-matcher": ModernMatcher,
+    "bandit-ensemble": BanditEnsemble,
 }
 
 
@@ -84,7 +90,12 @@ __all__ = [
     "Opponent",
     "make_opponent",
     "BiasedBot",
+    "BanditEnsemble",
     "CopyAttacker",
+    "EngineCopy",
+    "EngineVariant",
+    "HedgeReader",
+    "ModernMatcher",
     "CopyBot",
     "DeBruijnBot",
     "DrifterBot",

@@ -81,6 +81,10 @@ class Agent:
             raise ValueError("their_last is None in the middle of a match: call reset() to start a new one")
         return self.choose()
 
+    def intended(self) -> Move | None:
+        """Our last move had the random hedge not been drawn (see Ensemble.intended_move)."""
+        return self._ensemble.intended_move()
+
     def belief(self) -> Belief:
         """The strategy behind the last choice, its family, horizon and record."""
         choice = self._ensemble.last_choice()

@@ -311,6 +311,7 @@ class Ensemble:
         self._wins = 0.0  # decayed realized record of the trusted rounds
         self._losses = 0.0
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
+        self._planned = NO_MOVE  # the last choice's followed move, before hedge and caution
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
@@ -429,13 +430,31 @@ class Ensemble:
             # the Thompson draw, unless it would exceed 1/2 but for a chance below 1e-9
             trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
                        or self._rng.betavariate(alpha, beta) > 0.5)
-        move = (move + rotation) % 3 if trusted else self._rng.randrange(3)
+        self._planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
+        move = self._planned if trusted else self._rng.randrange(3)
         cautious = trusted and rounds < self.config.caution_rounds and self._cautious(move)
         if cautious:
             move = (move + 2) % 3  # ties the expected move, beats the rival
         self._trusted = trusted
         self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
         return move
+
+    def intended_move(self) -> Move | None:
+        """The move the last choice would have been had the Thompson draw trusted the
+        meta-meta choice (caution included): the engine's deterministic part, which anything
+        holding our code can compute. None before the first choice, or when the hedge was
+        certain (a silent or clearly losing choice)."""
+        if self._decision is None:
+            return None
+        if self._trusted:
+            return self._decision[0]
+        planned = self._planned
+        meta_top = self._decision[4]
+        if planned == NO_MOVE or meta_top <= self.config.hedge_threshold:
+            return None
+        if self._rounds < self.config.caution_rounds and self._cautious(planned):
+            return (planned + 2) % 3
+        return planned
 
     def _cautious(self, move: Move) -> bool:
         """Whether a rival expectation that would beat ``move`` is close enough to the one

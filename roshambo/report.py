@@ -84,14 +84,17 @@ def format_population(result: TournamentResult) -> str:
 
 
 def format_headtohead(result: TournamentResult) -> str:
-    """Each candidate against each opponent: mean score ± std, win rate, matches won/lost/drawn."""
+    """Each candidate against each opponent: mean score ± std, the mean's standard error (std /
+    sqrt(matches)), win rate, matches won/lost/drawn."""
     rows = []
     for pair in result.pairs():
         won, lost, drawn = match_record(
             m for m in result.oriented() if (m.player, m.opponent) == (pair.player, pair.opponent))
-        rows.append((pair.player, pair.opponent, pair.matches, _mean_std(pair),
+        error = f"{pair.std_score / pair.matches ** 0.5:.1f}" if pair.matches > 1 else "-"
+        rows.append((pair.player, pair.opponent, pair.matches, _mean_std(pair), error,
                      f"{pair.mean_win_rate:.1f}%", f"{won}/{lost}/{drawn}"))
-    return table(("player", "opponent", "matches", "mean score ± std", "win rate", "W/L/D"), rows)
+    return table(("player", "opponent", "matches", "mean score ± std", "std error", "win rate", "W/L/D"),
+                 rows)
 
 
 def format_standings(result: TournamentResult, matrix: bool = True) -> str:

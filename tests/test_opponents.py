@@ -27,6 +27,7 @@ from roshambo.opponents import (
     billings,
     fcc,
     make_opponent,
+    modern,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +91,7 @@ def test_names_are_unique_and_match_the_registry() -> None:
 
 def test_every_opponent_class_is_registered() -> None:
     registered = set(OPPONENTS.values())
-    for module in (fcc, baselines, billings, adversaries):
+    for module in (fcc, baselines, billings, adversaries, modern):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == module.__name__ and hasattr(cls, "move"):
                 assert cls in registered, f"{cls.__name__} is not in OPPONENTS"

@@ -19,7 +19,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from ..moves import Move
-from .adversaries import CopyAttacker
+from .adversaries import CopyAttacker, EngineCopy, EngineVariant, HedgeReader
 from .baselines import FrequencyPlayer, MarkovChainPlayer, RandomPlayer, TreePredictor
 from .billings import (
     BiasedBot,
@@ -33,6 +33,7 @@ from .billings import (
     SwitcherBot,
 )
 from .fcc import FccAbbey, FccKris, FccMrugesh, FccQuincy
+from .modern import BanditEnsemble, ModernMatcher
 from .relatives import FAMILIES, is_relative, make_relative, member_grid, usage
 
 
@@ -72,6 +73,11 @@ OPPONENTS: dict[str, type[Opponent]] = {
     "drifter": DrifterBot,
     # adversaries
     "copy-attacker": CopyAttacker,
+    "hedge-reader": HedgeReader,
+    "engine-copy": EngineCopy,
+    "engine-variant": EngineVariant,
+    "modern-matcher": ModernMatcher,
+    "bandit-ensemble": BanditEnsemble,
 }
 
 
@@ -96,7 +102,12 @@ __all__ = [
     "make_relative",
     "member_grid",
     "BiasedBot",
+    "BanditEnsemble",
     "CopyAttacker",
+    "EngineCopy",
+    "EngineVariant",
+    "HedgeReader",
+    "ModernMatcher",
     "CopyBot",
     "DeBruijnBot",
     "DrifterBot",

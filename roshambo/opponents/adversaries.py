@@ -3,13 +3,16 @@
 The copy-attacker knows our engine's code but not its seed (issue 4): it runs its own copy
 of the engine on the same history, seen from our engine's side, and plays what beats the
 copy's move. Whatever our engine decides deterministically, the attacker knows in advance;
-only our engine's random draws are hidden from it.
+only our engine's random draws are hidden from it. The hedge-reader goes one step further
+and beats what our engine would have played had it not hedged. Self-play opponents are our
+engine itself, with another seed or another configuration.
 """
 from __future__ import annotations
 
 import random
 from typing import Any, Callable, Protocol, runtime_checkable
 
+from ..ensemble import EnsembleConfig
 from ..moves import Move, beats, check_move
 
 
@@ -97,3 +100,62 @@ class CopyAttacker:
         gains = [p[(m - 1) % 3] - p[(m + 1) % 3] for m in range(3)]
         best = max(gains)
         return self._rng.choice([m for m in range(3) if gains[m] >= best - 1e-12])
+
+
+class HedgeReader(CopyAttacker):
+    """A copy-attacker that also reads through our hedge.
+
+    Our engine plays its deterministic choice m unless a Thompson draw sends it to uniform
+    random play; whatever the chance h of that draw, the distribution (1 - h) m + h uniform
+    is best answered by beating m. The plain copy-attacker beats its copy's *realised* move,
+    so it wastes the rounds where its copy's own draw hedged (it gains about (1 - h) ** 2 a
+    round); this one asks its copy for the move it intended before its draw
+    (``intended()``, see :meth:`roshambo.ensemble.Ensemble.intended_move`) and beats it
+    every round our engine can trust at all (about 1 - h), playing at random only when the
+    hedge is certain. The copy needs ``observe``, ``choose`` and ``intended``.
+    """
+
+    name = "hedge-reader"
+
+    def reset(self) -> None:
+        super().reset()
+        if not (self._shadows and callable(getattr(self._copy, "intended", None))):
+            raise ValueError(f"engine {self._engine!r} offers no observe, choose and intended to read")
+
+    def _shadow(self, their_last: Move | None) -> Move:
+        if their_last is not None and self._mine is not None:
+            self._copy.observe(their_last, self._mine)
+        self._copy.choose()
+        intended = self._copy.intended()
+        return self._rng.randrange(3) if intended is None else beats(intended)
+
+
+class EngineCopy:
+    """Self-play: our own engine (:class:`roshambo.agent.Agent`) with its own seed, as an
+    opponent. ``config`` gives it other meta-level constants. A ``their_last=None`` after
+    its first move starts a new match (the engine is reset, as ours is)."""
+
+    name = "engine-copy"
+    CONFIG: EnsembleConfig | None = None
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        from ..agent import Agent  # imported late: the engine may import the opponents
+
+        self._agent = Agent(rng if rng is not None else random.Random(), config=self.CONFIG)
+        self.reset()
+
+    def reset(self) -> None:
+        self._agent.reset()
+
+    def move(self, their_last: Move | None) -> Move:
+        if their_last is None and self._agent.started:
+            self._agent.reset()
+        return self._agent.move(their_last)
+
+
+class EngineVariant(EngineCopy):
+    """Our engine with another configuration: half-length windows, faster meta-score and
+    trust decays. Same predictors, so it models us as we model it, on other horizons."""
+
+    name = "engine-variant"
+    CONFIG = EnsembleConfig(windows=(500, 50, 5), meta_decay=0.95, trust_decay=0.95)

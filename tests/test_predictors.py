@@ -33,6 +33,7 @@ from roshambo.predictors import (
     SharpestContext,
     WindowLeaders,
 )
+from roshambo.predictors.windows import FIELD, CountingWindows
 
 NAMES = list(PREDICTORS)
 R, P, S = 0, 1, 2
@@ -257,6 +258,10 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (WindowLeaders, {"window": 0}, 0),
     (WindowLeaders, {"min_count": 0}, 0),
     (WindowLeaders, {"decay": 1.5}, 1.5),
+    (CountingWindows, {"source": "both"}, "both"),
+    (CountingWindows, {"max_window": 0}, 0),
+    (CountingWindows, {"min_score": 0}, 0),
+    (CalibratedMarkovChain, {"seq_len": 0}, 0),
 ]
 
 
@@ -978,3 +983,66 @@ def test_random_guess_is_seeded_and_silent_before_the_first_round() -> None:
     script = random_rounds(4, 100)
     assert predictions(guess, script) == predictions(RandomGuess(random.Random(3)), script)
     assert len(set(predictions(RandomGuess(random.Random(5)), script)[1:])) == 3
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_shifted_calibration_reads_a_second_guessing_reply(shift: int) -> None:
+    """A side that counts the other's transitions, with hidden prior counts, and replies to
+    its prediction rotated by ``shift``: the shift-inferring chain learns it, for every
+    shift; the plain chain only for shift 0."""
+    rng = random.Random(shift)
+    prior = PRIORS[1]
+
+    def errors(predictor: Predictor) -> int:
+        counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
+        wrong, previous = 0, None
+        for i in range(600):
+            their = rng.randrange(3)
+            if previous is None:
+                mine = R
+            else:
+                hidden = hidden_choice(counts[previous], (R, P, S))
+                wrong += i >= 100 and predictor.predict() != hidden
+                mine = (hidden + 1 + shift) % 3
+                counts[previous][their] += 1
+            predictor.update(mine, their)
+            previous = their
+        return wrong
+
+    assert errors(CalibratedMarkovChain(2, infer_shift=True)) <= 5  # of 500 rounds
+    if shift:
+        assert errors(CalibratedMarkovChain(2)) > 100
+
+
+# --- counting windows ----------------------------------------------------------------------
+
+
+def test_counting_windows_keep_every_windows_counts_packed() -> None:
+    rng = random.Random(3)
+    predictor = CountingWindows("their", max_window=20)
+    theirs: list[Move] = []
+    for _ in range(200):
+        move = rng.randrange(3)
+        predictor.update(rng.randrange(3), move)
+        theirs.append(move)
+        for window in (1, 2, 7, 20):
+            packed = [(c >> (FIELD * (window - 1))) & 0x7FFF for c in predictor._counts]
+            assert packed == [theirs[-window:].count(m) for m in range(3)]
+
+
+@pytest.mark.parametrize("window, target, tie", [(23, "most", "first"), (41, "least", "last"),
+                                                 (3, "most", "SRP"), (50, "most", "last")])
+def test_counting_windows_find_the_window_target_and_tie_rule(window: int, target: str, tie: str) -> None:
+    from roshambo.opponents.relatives import RecentCounter
+
+    bot = RecentCounter(window, target, tie)
+    predictor = CountingWindows("mine", max_window=64)
+    rng = random.Random(window)
+    wrong = 0
+    ours: Move | None = None
+    for i in range(1500):
+        theirs = bot.move(ours)
+        wrong += i >= 500 and predictor.predict() != theirs
+        ours = rng.randrange(3)
+        predictor.update(ours, theirs)
+    assert wrong <= 20, wrong  # of 1000 rounds against random moves of ours, ties and all

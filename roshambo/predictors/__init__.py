@@ -17,6 +17,7 @@ from .markov import CalibratedMarkovChain, MarkovChain
 from .outcome import OutcomeRollTable
 from .random_guess import RandomGuess
 from .sharpest import SharpestContext
+from .windows import CountingWindows
 
 Factory = Callable[[random.Random], Predictor]
 
@@ -44,13 +45,16 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: FrequencyCounter(None, min_count=3))
     factories.append(lambda rng: FrequencyCounter(10))
     factories.append(lambda rng: FrequencyCounter(None, least=True, min_count=3))
-    factories.append(lambda rng: CalibratedMarkovChain(2))
+    for seq_len in (2, 3, 4):  # an opponent counting what followed our last 1, 2 or 3 moves
+        factories.append(lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
     factories.append(lambda rng: CalibratedMarkovChain(1))
     # what an opponent counting our last 10 moves does, whatever its tie rule (waits for 3,
     # as the whole-match counters do; a reaction seen twice running outweighs older counts,
     # since such an opponent's first reactions may answer moves of ours we never saw)
     factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3, decay=0.6))
+    # an opponent counting our last N moves, for every N up to 64 at once
+    factories.append(lambda rng: CountingWindows("mine", 64))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
@@ -78,6 +82,7 @@ __all__ = [
     "BlendedContexts",
     "Factory",
     "CalibratedMarkovChain",
+    "CountingWindows",
     "FrequencyCounter",
     "HistoryMatcher",
     "MarkovChain",

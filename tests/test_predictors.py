@@ -33,6 +33,7 @@ from roshambo.predictors import (
     SharpestContext,
     WindowLeaders,
 )
+from roshambo.predictors.periods import PeriodicMoves
 from roshambo.predictors.windows import FIELD, CountingWindows
 
 NAMES = list(PREDICTORS)
@@ -1046,3 +1047,65 @@ def test_counting_windows_find_the_window_target_and_tie_rule(window: int, targe
         ours = rng.randrange(3)
         predictor.update(ours, theirs)
     assert wrong <= 20, wrong  # of 1000 rounds against random moves of ours, ties and all
+
+
+# --- periods -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPSPPRPSPPS", "PPSSRPPPRPSS"])
+@pytest.mark.parametrize("noise", [0.0, 0.1, 0.2])
+def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: float) -> None:
+    """Against a cycle with a share of random moves, the prediction is the cycle's next move
+    nearly whenever the cycle plays it: at most the noise's share of rounds go wrong, plus a
+    little (a random move among the three voted on each time is outvoted by the other two)."""
+    rng = random.Random(len(pattern))
+    predictor = PeriodicMoves("their", 16)
+    cycle = [LETTER[c] for c in pattern]
+    wrong_on_cycle = 0
+    for i in range(1200):
+        theirs = cycle[i % len(cycle)]
+        if i >= 200:
+            wrong_on_cycle += predictor.predict() != theirs
+        if rng.random() < noise:
+            theirs = rng.randrange(3)
+        predictor.update(rng.randrange(3), theirs)
+    assert wrong_on_cycle <= 1000 * (noise / 2 + 0.01), wrong_on_cycle
+
+
+def test_periodic_moves_stay_mostly_silent_against_random_moves() -> None:
+    rng = random.Random(4)
+    predictor = PeriodicMoves("their", 16)
+    spoke = sum(predictor.update(rng.randrange(3), rng.randrange(3)) is not None for _ in range(3000))
+    assert spoke < 300, spoke
+
+
+def test_periodic_moves_reject_bad_arguments() -> None:
+    for kwargs, bad in (({"source": "both"}, "'both'"), ({"max_period": 0}, "0"), ({"min_rate": 1.0}, "1.0")):
+        with pytest.raises(ValueError, match=re.escape(bad)):
+            PeriodicMoves(**kwargs)
+
+
+# --- predictors that work in one half only ---------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [
+    lambda: CountingWindows("mine", 64, half="direct"),
+    lambda: PeriodicMoves("their", 16, half="direct"),
+    lambda: CalibratedMarkovChain(3, infer_shift=True, half="mirrored"),
+])
+def test_a_one_half_predictor_idles_in_the_other_half_until_reset_by_the_ensemble(make) -> None:
+    rng = random.Random(5)
+    rounds = [(rng.randrange(3), i % 3) for i in range(200)]
+    working, idle, alone = make(), make(), make()
+    working_mirrored = working.half == "mirrored"
+    working.share({}, working_mirrored)
+    idle.share({}, not working_mirrored)
+    said = [working.update(a, b) for a, b in rounds]
+    assert said == [alone.update(a, b) for a, b in rounds] and any(p is not None for p in said)
+    assert all(idle.update(a, b) is None for a, b in rounds)
+
+
+def test_half_must_be_named() -> None:
+    for cls, kwargs in ((CountingWindows, {}), (PeriodicMoves, {}), (CalibratedMarkovChain, {})):
+        with pytest.raises(ValueError, match="'neither'"):
+            cls(**kwargs, half="neither")

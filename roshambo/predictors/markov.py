@@ -12,7 +12,7 @@ counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.sh
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, argmax3, check_positive, check_source, real_side
+from .base import SYMBOLS, argmax3, check_half, check_positive, check_source, idle_in, real_side
 
 
 NO_COUNTS = (0, 0, 0)  # the counts after a context never seen
@@ -150,12 +150,13 @@ class CalibratedMarkovChain:
     MISFIT_MARGIN = 1.0  # another reading takes over once it has fitted clearly better
 
     def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their",
-                 infer_shift: bool = False) -> None:
+                 infer_shift: bool = False, half: str = "both") -> None:
         self.seq_len = check_positive(seq_len, "seq_len")
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
         self._symbol = SYMBOLS[source]
         self._shifts = (0, 1, 2) if infer_shift else (0,)
+        self.half = check_half(half)
         suffix = "" if num_records is None else f"@{num_records}"
         self.name = f"calibrated{seq_len}-{source}{suffix}{'-shifted' if infer_shift else ''}"
         self._base = 10 ** (self.seq_len - 1)
@@ -171,11 +172,18 @@ class CalibratedMarkovChain:
         self._bounds = self._all_bounds[0]
         self._contradicted = self._all_contradicted[0]
         self._shift = 0  # the reading in use
+        self._idle = False  # set by share() in the half this chain does not work in
         self._context = 0
         self._length = 0
         self._prediction: Move | None = None
 
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle (silent, no work) in the half this chain does not work in; ``reset`` ends it."""
+        self._idle = idle_in(self.half, mirrored)
+
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
         counts = self._counts
         needed = self.seq_len - 1
         length = self._length

@@ -15,7 +15,7 @@ import sys
 from array import array
 
 from ..moves import Move
-from .base import check_positive, check_source
+from .base import check_half, check_positive, check_source, idle_in
 
 FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
@@ -32,7 +32,8 @@ class PeriodicMoves:
     reach 0.6, and a cycle with a fifth of its moves random holds about 0.7).
     """
 
-    def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6) -> None:
+    def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,
+                 half: str = "both") -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a period is read off one side's moves")
@@ -42,6 +43,7 @@ class PeriodicMoves:
         self.min_rate = float(min_rate)
         self.name = f"period{max_period}-{source}"
         self._mine = source == "mine"
+        self.half = check_half(half)
         self._fields = LOOKBACK * self.max_period  # moves remembered, one field each
         self._ones = sum(1 << (FIELD * j) for j in range(self.max_period))
         self._mask = (1 << (FIELD * self._fields)) - 1
@@ -56,8 +58,16 @@ class PeriodicMoves:
         self._best = 0  # the best period, minus one
         self._seen = 0
         self._prediction: Move | None = None
+        self._idle = False  # set by share() in the half this predictor does not work in
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle (silent, no work) in the half this predictor does not work in; ``reset``
+        ends it."""
+        self._idle = idle_in(self.half, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
         move = my_move if self._mine else their_move
         recent = self._recent
         hits = recent[move] & self._ones

@@ -23,7 +23,7 @@ from array import array
 from bisect import bisect_left
 
 from ..moves import Move
-from .base import check_positive, check_source
+from .base import check_half, check_positive, check_source, idle_in
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 GUARD_BIT = FIELD - 1
@@ -40,7 +40,8 @@ class CountingWindows:
     silent until a window has scored ``min_score`` hits' worth (about four hits running).
     """
 
-    def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4) -> None:
+    def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4,
+                 half: str = "both") -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
@@ -48,6 +49,7 @@ class CountingWindows:
         self.min_score = check_positive(min_score, "min_score")
         self.name = f"windows{max_window}-{source}"
         self._mine = source == "mine"
+        self.half = check_half(half)
         fields = self.max_window
         self._ones = sum(1 << (FIELD * j) for j in range(fields))
         self._guard = self._ones << GUARD_BIT
@@ -69,8 +71,16 @@ class CountingWindows:
         self._ties: dict[tuple, Move] = {}  # tie context -> the tied move last targeted
         self._pending: tuple[tuple, tuple, tuple[Move, ...]] | None = None
         self._prediction: Move | None = None
+        self._idle = False  # set by share() in the half this predictor does not work in
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle (silent, no work) in the half this predictor does not work in; ``reset``
+        ends it."""
+        self._idle = idle_in(self.half, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
         counts = self._counts
         guard = self._guard
         if self._seen:

@@ -421,12 +421,18 @@ def test_last_choice_is_the_chosen_move_with_its_reasons() -> None:
 
 
 class Solo:
-    """Another predictor minus ``share``: the ensemble cannot make it borrow anything."""
+    """Another predictor that borrows nothing: its ``share`` offers it an empty pool, so it
+    only learns which half it is (a one-half predictor idles in the other)."""
 
     def __init__(self, inner: Predictor) -> None:
         self._inner = inner
         self.name = inner.name
         self.selectable = getattr(inner, "selectable", True)
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        share = getattr(self._inner, "share", None)
+        if share is not None:
+            share({}, mirrored)
 
     def reset(self) -> None:
         self._inner.reset()

@@ -33,6 +33,8 @@ from roshambo.predictors import (
     SharpestContext,
     WindowLeaders,
 )
+from roshambo.predictors.periods import PeriodicMoves
+from roshambo.predictors.windows import FIELD, CountingWindows
 
 NAMES = list(PREDICTORS)
 R, P, S = 0, 1, 2
@@ -257,6 +259,10 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (WindowLeaders, {"window": 0}, 0),
     (WindowLeaders, {"min_count": 0}, 0),
     (WindowLeaders, {"decay": 1.5}, 1.5),
+    (CountingWindows, {"source": "both"}, "both"),
+    (CountingWindows, {"max_window": 0}, 0),
+    (CountingWindows, {"min_score": 0}, 0),
+    (CalibratedMarkovChain, {"seq_len": 0}, 0),
 ]
 
 
@@ -978,3 +984,128 @@ def test_random_guess_is_seeded_and_silent_before_the_first_round() -> None:
     script = random_rounds(4, 100)
     assert predictions(guess, script) == predictions(RandomGuess(random.Random(3)), script)
     assert len(set(predictions(RandomGuess(random.Random(5)), script)[1:])) == 3
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_shifted_calibration_reads_a_second_guessing_reply(shift: int) -> None:
+    """A side that counts the other's transitions, with hidden prior counts, and replies to
+    its prediction rotated by ``shift``: the shift-inferring chain learns it, for every
+    shift; the plain chain only for shift 0."""
+    rng = random.Random(shift)
+    prior = PRIORS[1]
+
+    def errors(predictor: Predictor) -> int:
+        counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
+        wrong, previous = 0, None
+        for i in range(600):
+            their = rng.randrange(3)
+            if previous is None:
+                mine = R
+            else:
+                hidden = hidden_choice(counts[previous], (R, P, S))
+                wrong += i >= 100 and predictor.predict() != hidden
+                mine = (hidden + 1 + shift) % 3
+                counts[previous][their] += 1
+            predictor.update(mine, their)
+            previous = their
+        return wrong
+
+    assert errors(CalibratedMarkovChain(2, infer_shift=True)) <= 5  # of 500 rounds
+    if shift:
+        assert errors(CalibratedMarkovChain(2)) > 100
+
+
+# --- counting windows ----------------------------------------------------------------------
+
+
+def test_counting_windows_keep_every_windows_counts_packed() -> None:
+    rng = random.Random(3)
+    predictor = CountingWindows("their", max_window=20)
+    theirs: list[Move] = []
+    for _ in range(200):
+        move = rng.randrange(3)
+        predictor.update(rng.randrange(3), move)
+        theirs.append(move)
+        for window in (1, 2, 7, 20):
+            packed = [(c >> (FIELD * (window - 1))) & 0x7FFF for c in predictor._counts]
+            assert packed == [theirs[-window:].count(m) for m in range(3)]
+
+
+@pytest.mark.parametrize("window, target, tie", [(23, "most", "first"), (41, "least", "last"),
+                                                 (3, "most", "SRP"), (50, "most", "last")])
+def test_counting_windows_find_the_window_target_and_tie_rule(window: int, target: str, tie: str) -> None:
+    from roshambo.opponents.relatives import RecentCounter
+
+    bot = RecentCounter(window, target, tie)
+    predictor = CountingWindows("mine", max_window=64)
+    rng = random.Random(window)
+    wrong = 0
+    ours: Move | None = None
+    for i in range(1500):
+        theirs = bot.move(ours)
+        wrong += i >= 500 and predictor.predict() != theirs
+        ours = rng.randrange(3)
+        predictor.update(ours, theirs)
+    assert wrong <= 20, wrong  # of 1000 rounds against random moves of ours, ties and all
+
+
+# --- periods -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPSPPRPSPPS", "PPSSRPPPRPSS"])
+@pytest.mark.parametrize("noise", [0.0, 0.1, 0.2])
+def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: float) -> None:
+    """Against a cycle with a share of random moves, the prediction is the cycle's next move
+    nearly whenever the cycle plays it: at most the noise's share of rounds go wrong, plus a
+    little (a random move among the three voted on each time is outvoted by the other two)."""
+    rng = random.Random(len(pattern))
+    predictor = PeriodicMoves("their", 16)
+    cycle = [LETTER[c] for c in pattern]
+    wrong_on_cycle = 0
+    for i in range(1200):
+        theirs = cycle[i % len(cycle)]
+        if i >= 200:
+            wrong_on_cycle += predictor.predict() != theirs
+        if rng.random() < noise:
+            theirs = rng.randrange(3)
+        predictor.update(rng.randrange(3), theirs)
+    assert wrong_on_cycle <= 1000 * (noise / 2 + 0.01), wrong_on_cycle
+
+
+def test_periodic_moves_stay_mostly_silent_against_random_moves() -> None:
+    rng = random.Random(4)
+    predictor = PeriodicMoves("their", 16)
+    spoke = sum(predictor.update(rng.randrange(3), rng.randrange(3)) is not None for _ in range(3000))
+    assert spoke < 300, spoke
+
+
+def test_periodic_moves_reject_bad_arguments() -> None:
+    for kwargs, bad in (({"source": "both"}, "'both'"), ({"max_period": 0}, "0"), ({"min_rate": 1.0}, "1.0")):
+        with pytest.raises(ValueError, match=re.escape(bad)):
+            PeriodicMoves(**kwargs)
+
+
+# --- predictors that work in one half only ---------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [
+    lambda: CountingWindows("mine", 64, half="direct"),
+    lambda: PeriodicMoves("their", 16, half="direct"),
+    lambda: CalibratedMarkovChain(3, infer_shift=True, half="mirrored"),
+])
+def test_a_one_half_predictor_idles_in_the_other_half_until_reset_by_the_ensemble(make) -> None:
+    rng = random.Random(5)
+    rounds = [(rng.randrange(3), i % 3) for i in range(200)]
+    working, idle, alone = make(), make(), make()
+    working_mirrored = working.half == "mirrored"
+    working.share({}, working_mirrored)
+    idle.share({}, not working_mirrored)
+    said = [working.update(a, b) for a, b in rounds]
+    assert said == [alone.update(a, b) for a, b in rounds] and any(p is not None for p in said)
+    assert all(idle.update(a, b) is None for a, b in rounds)
+
+
+def test_half_must_be_named() -> None:
+    for cls, kwargs in ((CountingWindows, {}), (PeriodicMoves, {}), (CalibratedMarkovChain, {})):
+        with pytest.raises(ValueError, match="'neither'"):
+            cls(**kwargs, half="neither")

@@ -15,8 +15,10 @@ from .history import HistoryMatcher
 from .leaders import WindowLeaders
 from .markov import CalibratedMarkovChain, MarkovChain
 from .outcome import OutcomeRollTable
+from .periods import PeriodicMoves
 from .random_guess import RandomGuess
 from .sharpest import SharpestContext
+from .windows import CountingWindows
 
 Factory = Callable[[random.Random], Predictor]
 
@@ -44,17 +46,26 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: FrequencyCounter(None, min_count=3))
     factories.append(lambda rng: FrequencyCounter(10))
     factories.append(lambda rng: FrequencyCounter(None, least=True, min_count=3))
-    factories.append(lambda rng: CalibratedMarkovChain(2))
-    factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10))
-    factories.append(lambda rng: CalibratedMarkovChain(1))
+    # an opponent counting what followed our last 1, 2 or 3 moves: a model of our moves, so
+    # only the mirrored half works (as for the frequency models below)
+    for seq_len in (2, 3, 4):
+        factories.append(lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True, half="mirrored"))
+    factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10, half="mirrored"))
+    factories.append(lambda rng: CalibratedMarkovChain(1, half="mirrored"))
     # what an opponent counting our last 10 moves does, whatever its tie rule (waits for 3,
     # as the whole-match counters do; a reaction seen twice running outweighs older counts,
     # since such an opponent's first reactions may answer moves of ours we never saw)
     factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3, decay=0.6))
+    # an opponent counting our last N moves, for every N up to 64 at once (direct half only;
+    # it speaks after 8 hits' worth: with 4, one seeded fCC match against mrugesh carrying its
+    # window from an earlier match, tests/test_fcc_bar.py's hash seed 2024, lost 13 games)
+    factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct"))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
     factories.append(lambda rng: SharpestContext())
+    # a cycle of any period up to 16, read through its noise
+    factories.append(lambda rng: PeriodicMoves("their", 16, half="direct"))
     factories.append(lambda rng: BlendedContexts(4))
     factories.append(lambda rng: RandomGuess(rng))
     return factories
@@ -78,10 +89,12 @@ __all__ = [
     "BlendedContexts",
     "Factory",
     "CalibratedMarkovChain",
+    "CountingWindows",
     "FrequencyCounter",
     "HistoryMatcher",
     "MarkovChain",
     "OutcomeRollTable",
+    "PeriodicMoves",
     "Predictor",
     "RandomGuess",
     "SharpestContext",

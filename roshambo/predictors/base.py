@@ -54,6 +54,23 @@ def real_side(source: str, mirrored: bool) -> str:
     return "mine" if source == "their" else "their"
 
 
+HALVES = ("both", "direct", "mirrored")
+
+
+def check_half(half: str) -> str:
+    """Validate which halves of the ensemble a predictor works in: a model that only makes
+    sense one way round (an opponent counting our moves) stays silent, at no cost, in the
+    other half."""
+    if half not in HALVES:
+        raise ValueError(f"invalid half {half!r}: expected one of {', '.join(HALVES)}")
+    return half
+
+
+def idle_in(half: str, mirrored: bool) -> bool:
+    """Whether a predictor working only in ``half`` idles as a half that is ``mirrored``."""
+    return half != "both" and half != ("mirrored" if mirrored else "direct")
+
+
 def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
     """Validate a length or window size."""
     if value is None and allow_none:

@@ -12,7 +12,7 @@ counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.sh
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, argmax3, check_positive, check_source, real_side
+from .base import SYMBOLS, argmax3, check_half, check_positive, check_source, idle_in, real_side
 
 
 NO_COUNTS = (0, 0, 0)  # the counts after a context never seen
@@ -139,35 +139,71 @@ class CalibratedMarkovChain:
     a contradiction restarts the row's bounds from the latest reply, and the row abstains
     until a reply fits again (facing a side that does not count, the model stays silent).
     (Counting second-guessers: Egnor 1999's P' strategies; bounds: Dill 1989, DBMs.)
+    With ``infer_shift`` the reply may also be the prediction second-guessed (rotated once or
+    twice more): the bounds are kept under all three readings of a reply, and the prediction
+    uses the reading that has contradicted the replies least of late.
     """
 
     SCALE = 3  # offsets 0..2 below one count can encode any order of ties
 
-    def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their") -> None:
+    MISFIT_DECAY = 0.9  # how fast a reading's record of contradictions fades
+    MISFIT_MARGIN = 1.0  # another reading takes over once it has fitted clearly better
+
+    def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their",
+                 infer_shift: bool = False, half: str = "both") -> None:
         self.seq_len = check_positive(seq_len, "seq_len")
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
         self._symbol = SYMBOLS[source]
+        self._shifts = (0, 1, 2) if infer_shift else (0,)
+        self.half = check_half(half)
         suffix = "" if num_records is None else f"@{num_records}"
-        self.name = f"calibrated{seq_len}-{source}{suffix}"
+        self.name = f"calibrated{seq_len}-{source}{suffix}{'-shifted' if infer_shift else ''}"
         self._base = 10 ** (self.seq_len - 1)
         self.reset()
 
     def reset(self) -> None:
         self._counts = ContinuationCounts(self.num_records, self.SCALE)
-        self._bounds: dict[int, list[int]] = {}
-        self._contradicted: set[int] = set()  # rows whose latest reply broke the model
+        # per reading of a reply (shift): the rows' bounds, and the rows whose latest reply
+        # broke the model
+        self._all_bounds: list[dict[int, list[int]]] = [{} for _ in self._shifts]
+        self._all_contradicted: list[set[int]] = [set() for _ in self._shifts]
+        self._misfits = [0.0 for _ in self._shifts]
+        self._bounds = self._all_bounds[0]
+        self._contradicted = self._all_contradicted[0]
+        self._shift = 0  # the reading in use
+        self._idle = False  # set by share() in the half this chain does not work in
         self._context = 0
         self._length = 0
         self._prediction: Move | None = None
 
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle (silent, no work) in the half this chain does not work in; ``reset`` ends it."""
+        self._idle = idle_in(self.half, mirrored)
+
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
         counts = self._counts
         needed = self.seq_len - 1
         length = self._length
         context = self._context
         if length >= needed:
-            self._constrain(context, counts.table.get(context, NO_COUNTS), (my_move + 2) % 3)
+            row = counts.table.get(context, NO_COUNTS)
+            if len(self._shifts) == 1:
+                self._constrain(context, row, (my_move + 2) % 3)
+            else:
+                misfits = self._misfits
+                for shift in self._shifts:
+                    self._bounds = self._all_bounds[shift]
+                    self._contradicted = self._all_contradicted[shift]
+                    broken = self._constrain(context, row, (my_move + 2 - shift) % 3)
+                    misfits[shift] = misfits[shift] * self.MISFIT_DECAY + broken
+                best = misfits.index(min(misfits))
+                if misfits[best] < misfits[self._shift] - self.MISFIT_MARGIN:
+                    self._shift = best
+                self._bounds = self._all_bounds[self._shift]
+                self._contradicted = self._all_contradicted[self._shift]
             counts.count(context, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
@@ -176,8 +212,9 @@ class CalibratedMarkovChain:
             None if length + 1 < needed else self._calibrated(context, counts.table.get(context)))
         return prediction
 
-    def _constrain(self, context: int, row: list[int] | tuple[int, int, int], winner: Move) -> None:
-        """Record that ``winner`` was the argmax (first on ties) of row + offsets.
+    def _constrain(self, context: int, row: list[int] | tuple[int, int, int], winner: Move) -> bool:
+        """Record that ``winner`` was the argmax (first on ties) of row + offsets; True if
+        that contradicted the row's bounds.
 
         Offsets are relative to the first move's: a = x1 - x0, b = x2 - x0, and c = a - b;
         the row's bounds are [low a, high a, low b, high b, low c, high c].
@@ -217,8 +254,9 @@ class CalibratedMarkovChain:
             bounds[second] = second_limit
             _close(bounds)
             self._contradicted.add(context)
-        else:
-            self._contradicted.discard(context)
+            return True
+        self._contradicted.discard(context)
+        return False
 
     def predict(self) -> Move | None:
         return self._prediction

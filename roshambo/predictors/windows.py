@@ -1,0 +1,158 @@
+"""Counting windows: which window of a side's recent moves an opponent counts, and how.
+
+An opponent that beats the most (or the least) frequent of our last N moves can use any N.
+Rather than one predictor per window, this one follows every window from 1 to
+``max_window`` at once: a side's counts over all those windows are packed into one big
+integer per move (a field per window), kept up to date in O(1) big-integer operations a
+round (each window gains the new move and loses the move N rounds back, read off a packed
+indicator of the last moves that shifts one field a round). Every round it checks, for all
+windows at once, whether the opponent's move beat a move leading (or trailing) that
+window's counts, ties included, and keeps a decayed score of those hits per window and
+target. It follows the best-scoring window and target; where that window's counts tie, it
+learns which of the tied moves the opponent picks, keyed by the order in which the moves
+present entered the window and by which tied move was seen last (a fixed order, the first
+seen as ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to
+the tied moves alone until that finer context is seen (as prediction by partial matching
+does, Cleary & Witten 1984). Billings 1999, the "freqbot" family, with the window, the
+target and the tie rule left open; packed fields as in the ensemble's scores.
+"""
+from __future__ import annotations
+
+import sys
+from array import array
+from bisect import bisect_left
+
+from ..moves import Move
+from .base import check_half, check_positive, check_source, idle_in
+
+FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
+GUARD_BIT = FIELD - 1
+HIT = 1 << 10  # a hit's weight in the decayed score
+DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
+MOST, LEAST = 0, 1
+
+
+class CountingWindows:
+    """Predict their move as a reaction to the leading (or trailing) moves of one side's
+    last N moves, for whichever N from 1 to ``max_window`` has explained their moves best.
+
+    ``source`` is the side whose moves are counted ("mine": an opponent counting our moves);
+    silent until a window has scored ``min_score`` hits' worth (about four hits running).
+    """
+
+    def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4,
+                 half: str = "both") -> None:
+        self.source = check_source(source)
+        if source == "both":
+            raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
+        self.max_window = check_positive(max_window, "max_window")
+        self.min_score = check_positive(min_score, "min_score")
+        self.name = f"windows{max_window}-{source}"
+        self._mine = source == "mine"
+        self.half = check_half(half)
+        fields = self.max_window
+        self._ones = sum(1 << (FIELD * j) for j in range(fields))
+        self._guard = self._ones << GUARD_BIT
+        self._mask = (1 << (FIELD * fields)) - 1
+        self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
+        full_score = HIT << DECAY_SHIFT
+        self._threshold = int(full_score * (1 - (1 - 2 ** -DECAY_SHIFT) ** min_score)) - 1
+        self.reset()
+
+    def reset(self) -> None:
+        # _counts[m]: field j holds how often m is among the last j + 1 moves;
+        # _recent[m]: field j is 1 if the move j + 1 rounds back was m (it leaves window j next)
+        self._counts = [0, 0, 0]
+        self._recent = [0, 0, 0]
+        self._scores = [0, 0]  # per target (MOST, LEAST): a decayed hit score per window
+        self._best = (MOST, 0)  # the best-scoring target and window
+        self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
+        self._seen = 0
+        self._ties: dict[tuple, Move] = {}  # tie context -> the tied move last targeted
+        self._pending: tuple[tuple, tuple, tuple[Move, ...]] | None = None
+        self._prediction: Move | None = None
+        self._idle = False  # set by share() in the half this predictor does not work in
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle (silent, no work) in the half this predictor does not work in; ``reset``
+        ends it."""
+        self._idle = idle_in(self.half, mirrored)
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
+        counts = self._counts
+        guard = self._guard
+        if self._seen:
+            # score every window: did their move beat a move leading (trailing) its counts?
+            target = (their_move - 1) % 3
+            beaten, a, b = counts[target], counts[(target + 1) % 3], counts[(target + 2) % 3]
+            guarded = beaten | guard  # a guard bit per field: it survives x - y iff x >= y
+            most = ((guarded - a) & (guarded - b) & guard) >> GUARD_BIT
+            least = (((a | guard) - beaten) & ((b | guard) - beaten) & guard) >> GUARD_BIT
+            scores, low = self._scores, self._low
+            scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
+            scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
+            kind, window = self._best
+            if not ((most, least)[kind] >> (FIELD * window)) & 1:
+                self._best = self._rescan()  # a window that hits stays ahead of every other
+            if self._pending is not None and target in self._pending[2]:
+                fine, coarse, _ = self._pending
+                self._ties[fine] = self._ties[coarse] = target
+        move = my_move if self._mine else their_move
+        recent = self._recent
+        ones = self._ones
+        for m in range(3):
+            counts[m] -= recent[m]
+            recent[m] = (recent[m] << FIELD) & self._mask
+        counts[move] += ones
+        recent[move] |= 1
+        positions = self._positions[move]
+        positions.append(self._seen)
+        if len(positions) > 2 * self.max_window:
+            del positions[:self.max_window]
+        self._seen += 1
+        self._prediction = self._predict()
+        return self._prediction
+
+    def _rescan(self) -> tuple[int, int]:
+        """The best-scoring target and window (the first, smallest window on ties)."""
+        best_kind, best_window, best = MOST, 0, -1
+        for kind in (MOST, LEAST):
+            fields = array("H", self._scores[kind].to_bytes(2 * self.max_window, sys.byteorder))
+            top = max(fields)
+            if top > best:
+                best_kind, best_window, best = kind, fields.index(top), top
+        return best_kind, best_window
+
+    def _predict(self) -> Move | None:
+        self._pending = None
+        best_kind, best_window = self._best
+        if (self._scores[best_kind] >> (FIELD * best_window)) & 0xFFFF < self._threshold:
+            return None
+        shift = FIELD * best_window
+        counts = [(c >> shift) & 0x7FFF for c in self._counts]
+        extreme = max(counts) if best_kind == MOST else min(counts)
+        tied = tuple(m for m in range(3) if counts[m] == extreme)
+        if len(tied) == 1:
+            return (tied[0] + 1) % 3
+        # a tie: read it by the order the moves present entered the window, and the last seen
+        start = self._seen - best_window - 1  # the window's first position
+        firsts = []
+        for m in range(3):
+            positions = self._positions[m]
+            i = bisect_left(positions, start)
+            if i < len(positions):
+                firsts.append((positions[i], m))
+        order = tuple(m for _, m in sorted(firsts))
+        last = max(tied, key=lambda m: self._positions[m][-1] if counts[m] else -1)
+        coarse = (best_kind, tied)
+        fine = (best_kind, tied, order, last)
+        self._pending = (fine, coarse, tied)
+        chosen = self._ties.get(fine)
+        if chosen is None:
+            chosen = self._ties.get(coarse, tied[0])
+        return (chosen + 1) % 3
+
+    def predict(self) -> Move | None:
+        return self._prediction

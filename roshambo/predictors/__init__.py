@@ -33,16 +33,11 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: MarkovChain(3, num_records=100))
     factories.append(lambda rng: MarkovChain(2, source="mine"))
     factories.append(lambda rng: MarkovChain(3, source="both"))
-    # (a windowed chain of three pairs, MarkovChain(3, num_records=100, source="both"), was
-    # left out on 2026-11-22: over 2,150 classic-field matches the engine scored +0.25 +- 0.60
-    # a match more without it, 4,800 fCC matches came out identical, and it cost 2 us a round)
     factories.append(lambda rng: MarkovChain(2, num_records=50, source="both"))
     for seq_len in (3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
-    # the whole-match counters wait for 3 moves: measured over 3,600 fCC scenario matches,
-    # their one- and two-move guesses cost quincy 0.6 games a match and abbey 0.2, while
-    # the 10-move window (the model of an opponent counting our recent moves) needs to speak
-    # at once
+    # the whole-match counters wait for 3 moves (a "most frequent" move read off one or two
+    # is noise that costs games in the opening), while a window must speak at once
     factories.append(lambda rng: FrequencyCounter(None, min_count=3))
     factories.append(lambda rng: FrequencyCounter(10))
     factories.append(lambda rng: FrequencyCounter(None, least=True, min_count=3))
@@ -57,8 +52,8 @@ def _lineup() -> list[Factory]:
     # since such an opponent's first reactions may answer moves of ours we never saw)
     factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3, decay=0.6))
     # an opponent counting our last N moves, for every N up to 64 at once (direct half only;
-    # it speaks after 8 hits' worth: with 4, one seeded fCC match against mrugesh carrying its
-    # window from an earlier match, tests/test_fcc_bar.py's hash seed 2024, lost 13 games)
+    # it speaks after 8 hits' worth, so that 64 windows' chance agreements in the opening,
+    # or an opponent's window still holding an earlier match, do not lead it astray)
     factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct"))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))

@@ -71,6 +71,19 @@ def idle_in(half: str, mirrored: bool) -> bool:
     return half != "both" and half != ("mirrored" if mirrored else "direct")
 
 
+class WorksInOneHalf:
+    """For a predictor that models one side only, so works in one half of the ensemble
+    (``half``: "direct", "mirrored" or "both") and is silent, doing nothing, in the other.
+    Its ``update`` returns ``None`` at once while ``_idle``, which ``reset`` clears."""
+
+    half: str
+    _idle: bool
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle in the half this predictor does not work in."""
+        self._idle = idle_in(self.half, mirrored)
+
+
 def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
     """Validate a length or window size."""
     if value is None and allow_none:

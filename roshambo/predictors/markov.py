@@ -12,7 +12,7 @@ counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.sh
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, argmax3, check_half, check_positive, check_source, idle_in, real_side
+from .base import SYMBOLS, WorksInOneHalf, argmax3, check_half, check_positive, check_source, real_side
 
 
 NO_COUNTS = (0, 0, 0)  # the counts after a context never seen
@@ -126,7 +126,7 @@ class MarkovChain:
 
 
 
-class CalibratedMarkovChain:
+class CalibratedMarkovChain(WorksInOneHalf):
     """A Markov chain whose hidden prior counts and tie-breaks are inferred from replies.
 
     An opponent that predicts us by counting our transitions (or, with ``seq_len=1``, our
@@ -176,10 +176,6 @@ class CalibratedMarkovChain:
         self._context = 0
         self._length = 0
         self._prediction: Move | None = None
-
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Idle (silent, no work) in the half this chain does not work in; ``reset`` ends it."""
-        self._idle = idle_in(self.half, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:

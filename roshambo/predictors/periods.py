@@ -15,7 +15,7 @@ import sys
 from array import array
 
 from ..moves import Move
-from .base import check_half, check_positive, check_source, idle_in
+from .base import WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
@@ -23,7 +23,7 @@ DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds co
 LOOKBACK = 3  # periods voted on
 
 
-class PeriodicMoves:
+class PeriodicMoves(WorksInOneHalf):
     """Predict a side's next move from the moves one, two and three periods back, for the
     period from 1 to ``max_period`` that has explained its recent moves best.
 
@@ -59,11 +59,6 @@ class PeriodicMoves:
         self._seen = 0
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
-
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Idle (silent, no work) in the half this predictor does not work in; ``reset``
-        ends it."""
-        self._idle = idle_in(self.half, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:

@@ -23,7 +23,7 @@ from array import array
 from bisect import bisect_left
 
 from ..moves import Move
-from .base import check_half, check_positive, check_source, idle_in
+from .base import WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 GUARD_BIT = FIELD - 1
@@ -32,7 +32,7 @@ DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds co
 MOST, LEAST = 0, 1
 
 
-class CountingWindows:
+class CountingWindows(WorksInOneHalf):
     """Predict their move as a reaction to the leading (or trailing) moves of one side's
     last N moves, for whichever N from 1 to ``max_window`` has explained their moves best.
 
@@ -72,11 +72,6 @@ class CountingWindows:
         self._pending: tuple[tuple, tuple, tuple[Move, ...]] | None = None
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
-
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Idle (silent, no work) in the half this predictor does not work in; ``reset``
-        ends it."""
-        self._idle = idle_in(self.half, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:

@@ -5,10 +5,12 @@ a known state run in a new interpreter rather than in pytest's process.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Callable
 
 import pytest
@@ -26,6 +28,18 @@ def python_env(hashseed: str | None = None) -> dict[str, str]:
     if hashseed is not None:
         env["PYTHONHASHSEED"] = hashseed
     return env
+
+
+def load_benchmark(script: str, module_name: str) -> ModuleType:
+    """``benchmarks/<script>``, loaded by path as ``module_name`` (the benchmarks are scripts,
+    not a package); registered in ``sys.modules`` first, since dataclasses look their module
+    up while being built."""
+    spec = importlib.util.spec_from_file_location(module_name, REPO / "benchmarks" / script)
+    assert spec is not None and spec.loader is not None, script
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

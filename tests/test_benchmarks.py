@@ -1,19 +1,14 @@
 """The fCC scenario benchmark: what it counts (losses and their timing) and how it reports."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import load_benchmark
 
 
-def load_scenarios():
-    spec = importlib.util.spec_from_file_location("fcc_scenarios", ROOT / "benchmarks" / "fcc_scenarios.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+
+def load_scenarios():  # type: ignore[no-untyped-def]
+    return load_benchmark("fcc_scenarios.py", "fcc_scenarios")
 
 
 def test_a_match_reports_its_rate_and_the_rounds_lost() -> None:
@@ -105,12 +100,8 @@ def test_runs_over_different_matches_are_not_compared() -> None:
 # --- the relatives' benchmark ------------------------------------------------------------
 
 
-def load_relatives():
-    spec = importlib.util.spec_from_file_location("relatives_bench", ROOT / "benchmarks" / "relatives.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def load_relatives():  # type: ignore[no-untyped-def]
+    return load_benchmark("relatives.py", "relatives_bench")
 
 
 def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> None:

@@ -6,27 +6,19 @@ Chromium (or selenium) is installed; CI installs both (``.ci/run``).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from conftest import load_benchmark
 from roshambo.moves import LETTERS, outcome
 from roshambo.web import BackgroundServer, WebApp
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def load_browser_helpers():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("web_screenshot", ROOT / "benchmarks" / "web_screenshot.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return load_benchmark("web_screenshot.py", "web_screenshot")
 
 
 browser = load_browser_helpers()

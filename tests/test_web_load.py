@@ -7,23 +7,15 @@ test's to judge: a shared machine makes any bound on it flaky.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import load_benchmark
 
 
-def load_benchmark():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("web_load", ROOT / "benchmarks" / "web_load.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+def load_web_load():  # type: ignore[no-untyped-def]
+    return load_benchmark("web_load.py", "web_load")
 
 
 def test_fifty_concurrent_games_of_two_hundred_moves_are_all_answered_right() -> None:
-    load = load_benchmark()
+    load = load_web_load()
     with load.server_process(max_games=100) as url:
         result = load.run_load(url, games=50, moves=200, seed=20)
     assert result.errors == ()
@@ -32,7 +24,7 @@ def test_fifty_concurrent_games_of_two_hundred_moves_are_all_answered_right() ->
 
 
 def test_the_checker_catches_a_wrong_answer() -> None:
-    load = load_benchmark()
+    load = load_web_load()
     tally = {"you": 0, "ai": 0, "ties": 0}
     right = {"round": 1, "you": "R", "ai": "S", "result": "win", "score": {"you": 1, "ai": 0, "ties": 0},
              "belief": dict.fromkeys(load.BELIEF_KEYS)}
@@ -43,13 +35,13 @@ def test_the_checker_catches_a_wrong_answer() -> None:
 
 
 def test_percentiles_are_nearest_rank() -> None:
-    load = load_benchmark()
+    load = load_web_load()
     result = load.LoadResult(1, 100, (), tuple(float(i) for i in range(100, 0, -1)), 2.0)
     assert (result.percentile(50), result.percentile(95), result.percentile(99)) == (50.0, 95.0, 99.0)
     assert result.throughput == 50.0
 
 
 def test_a_longer_game_holds_more_memory() -> None:
-    load = load_benchmark()
+    load = load_web_load()
     short, longer = load.game_memory(5), load.game_memory(60)
     assert 0 < short < longer

@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 from RPS import player
 from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
 from roshambo.arena import ENGINE_NAME, known_names
-from roshambo.web import DEFAULT_PORT, serve
+from roshambo.web import DEFAULT_PORT, port_number, serve
 
 BOTS: dict[str, Callable[[str], str]] = {
     "quincy": quincy,
@@ -43,17 +43,6 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def port_number(text: str) -> int:
-    """argparse type: a TCP port, 0 to 65535 (0: any free port)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {value}")
     return value
 
 

@@ -42,7 +42,7 @@ from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
 from .filebots import DEFAULT_MOVE_TIMEOUT
 from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
-from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
+from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT, port_number
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
 PLAYER_SPECS = ("a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, "
@@ -171,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the browser app (roshambo.web:app) with the standard library's "
                     "threaded WSGI server and print its URL; Ctrl-C stops it.")
     web.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
-    web.add_argument("--port", type=_port, default=DEFAULT_PORT,
+    web.add_argument("--port", type=port_number, default=DEFAULT_PORT,
                      help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
     web.add_argument("--max-games", type=_positive, default=DEFAULT_MAX_GAMES,
                      help=f"games kept at once; the least recently used is evicted "
@@ -187,16 +187,6 @@ def build_parser() -> argparse.ArgumentParser:
     if speed is not None:
         speed.build_parser(bench)
     return parser
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {value}")
-    return value
 
 
 def _add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:

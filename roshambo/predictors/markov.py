@@ -11,6 +11,9 @@ counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.sh
 """
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Sequence
+
 from ..moves import Move
 from .base import SYMBOLS, WorksInOneHalf, argmax3, check_half, check_positive, check_source, real_side
 
@@ -142,12 +145,25 @@ class CalibratedMarkovChain(WorksInOneHalf):
     With ``infer_shift`` the reply may also be the prediction second-guessed (rotated once or
     twice more): the bounds are kept under all three readings of a reply, and the prediction
     uses the reading that has contradicted the replies least of late.
+    A noisy side (one that sometimes plays at random) breaks the model now and then with a
+    reply that is not its counting's. So a contradiction of a row that had fitted its last
+    ``TRUSTED_FITS`` replies running, in the reading in use, looks back at the row's last
+    ``MEMORY`` replies, newest first, each kept if it fits those kept before it: if at least
+    two more of them fit together without the latest reply than with it, the latest is taken
+    for noise and the bounds are rebuilt from the others (the row keeps speaking); otherwise
+    the row restarts from the latest reply and abstains until a reply fits, as a side whose
+    counts really changed needs. The look-back is bounded by ``MEMORY``, so still O(1), and
+    rare: facing a side the model does not fit, rows seldom fit four replies running. A
+    chain over a window keeps no replies: its hidden counts leave the window, so older
+    replies bound offsets that no longer hold.
     """
 
     SCALE = 3  # offsets 0..2 below one count can encode any order of ties
 
     MISFIT_DECAY = 0.9  # how fast a reading's record of contradictions fades
     MISFIT_MARGIN = 1.0  # another reading takes over once it has fitted clearly better
+    MEMORY = 16  # replies per row kept for rebuilding its bounds after a contradiction
+    TRUSTED_FITS = 4  # replies a row must have fitted running before a look-back
 
     def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their",
                  infer_shift: bool = False, half: str = "both") -> None:
@@ -169,6 +185,11 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self._all_bounds: list[dict[int, list[int]]] = [{} for _ in self._shifts]
         self._all_contradicted: list[set[int]] = [set() for _ in self._shifts]
         self._misfits = [0.0 for _ in self._shifts]
+        # per reading: how many replies each row has fitted since its bounds last restarted
+        self._all_fits: list[dict[int, int]] = [{} for _ in self._shifts]
+        # per row: its last MEMORY replies, each as (row counts then, our move), newest last
+        self._replies: dict[int, deque[tuple[int, int, int, Move]]] = {}
+        self._memory = self.MEMORY if self.num_records is None else 0
         self._bounds = self._all_bounds[0]
         self._contradicted = self._all_contradicted[0]
         self._shift = 0  # the reading in use
@@ -187,19 +208,24 @@ class CalibratedMarkovChain(WorksInOneHalf):
         if length >= needed:
             row = counts.table.get(context, NO_COUNTS)
             if len(self._shifts) == 1:
-                self._constrain(context, row, (my_move + 2) % 3)
+                self._constrain(context, row, (my_move + 2) % 3, 0)
             else:
                 misfits = self._misfits
                 for shift in self._shifts:
                     self._bounds = self._all_bounds[shift]
                     self._contradicted = self._all_contradicted[shift]
-                    broken = self._constrain(context, row, (my_move + 2 - shift) % 3)
+                    broken = self._constrain(context, row, (my_move + 2 - shift) % 3, shift)
                     misfits[shift] = misfits[shift] * self.MISFIT_DECAY + broken
                 best = misfits.index(min(misfits))
                 if misfits[best] < misfits[self._shift] - self.MISFIT_MARGIN:
                     self._shift = best
                 self._bounds = self._all_bounds[self._shift]
                 self._contradicted = self._all_contradicted[self._shift]
+            if self._memory:
+                replies = self._replies.get(context)
+                if replies is None:
+                    replies = self._replies[context] = deque(maxlen=self._memory)
+                replies.append((row[0], row[1], row[2], my_move))
             counts.count(context, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
@@ -208,9 +234,10 @@ class CalibratedMarkovChain(WorksInOneHalf):
             None if length + 1 < needed else self._calibrated(context, counts.table.get(context)))
         return prediction
 
-    def _constrain(self, context: int, row: list[int] | tuple[int, int, int], winner: Move) -> bool:
-        """Record that ``winner`` was the argmax (first on ties) of row + offsets; True if
-        that contradicted the row's bounds.
+    def _constrain(self, context: int, row: list[int] | tuple[int, int, int], winner: Move,
+                   shift: int) -> bool:
+        """Record that ``winner`` was the argmax (first on ties) of row + offsets (the reply
+        read with ``shift``); True if that contradicted the row's bounds.
 
         Offsets are relative to the first move's: a = x1 - x0, b = x2 - x0, and c = a - b;
         the row's bounds are [low a, high a, low b, high b, low c, high c].
@@ -244,13 +271,25 @@ class CalibratedMarkovChain(WorksInOneHalf):
             if second_limit < bounds[5]:
                 bounds[5] = second_limit
                 tightened = True
+        fits = self._all_fits[shift]
         if tightened and not _close(bounds):
-            bounds[:] = [-UNBOUNDED, UNBOUNDED] * 3
-            bounds[first] = first_limit
-            bounds[second] = second_limit
-            _close(bounds)
+            latest = [-UNBOUNDED, UNBOUNDED] * 3
+            latest[first] = first_limit
+            latest[second] = second_limit
+            _close(latest)
+            if shift == self._shift and fits.get(context, 0) >= self.TRUSTED_FITS:
+                older = self._replies.get(context, ())
+                _, kept = _refit(latest, older, shift)
+                without, kept_without = _refit([-UNBOUNDED, UNBOUNDED] * 3, older, shift)
+                if kept_without > kept + 1:  # the latest reply is the odd one out: noise
+                    bounds[:] = without
+                    self._contradicted.discard(context)
+                    return True
+            bounds[:] = latest
+            fits[context] = 0
             self._contradicted.add(context)
             return True
+        fits[context] = fits.get(context, 0) + 1
         self._contradicted.discard(context)
         return False
 
@@ -277,6 +316,38 @@ class CalibratedMarkovChain(WorksInOneHalf):
 
 
 UNBOUNDED = 10**9
+
+
+def _tightened(bounds: list[int], row: tuple[int, int, int, Move], shift: int) -> list[int] | None:
+    """``bounds`` with one remembered reply (row counts, our move) read with ``shift``, or
+    None if it does not fit them."""
+    n0, n1, n2, my_move = row
+    winner = (my_move + 2 - shift) % 3
+    low_a, high_a, low_b, high_b, low_c, high_c = bounds
+    if winner == 0:
+        high_a = min(high_a, n0 - n1)
+        high_b = min(high_b, n0 - n2)
+    elif winner == 1:
+        low_a = max(low_a, n0 - n1 + 1)
+        low_c = max(low_c, n2 - n1)
+    else:
+        low_b = max(low_b, n0 - n2 + 1)
+        high_c = min(high_c, n2 - n1 - 1)
+    tightened = [low_a, high_a, low_b, high_b, low_c, high_c]
+    return tightened if _close(tightened) else None
+
+
+def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
+           shift: int) -> tuple[list[int], int]:
+    """``bounds`` tightened by each of ``replies``, newest first, that fits those kept
+    before it; and how many were kept."""
+    kept = 0
+    for reply in reversed(replies):
+        tightened = _tightened(bounds, reply, shift)
+        if tightened is not None:
+            bounds = tightened
+            kept += 1
+    return bounds, kept
 
 
 def _close(bounds: list[int]) -> bool:

@@ -153,7 +153,7 @@ class CalibratedMarkovChain(WorksInOneHalf):
     for noise and the bounds are rebuilt from the others (the row keeps speaking); otherwise
     the row restarts from the latest reply and abstains until a reply fits, as a side whose
     counts really changed needs. The look-back is bounded by ``MEMORY``, so still O(1), and
-    rare: facing a side the model does not fit, rows seldom fit four replies running. A
+    rare: facing a side the model does not fit, rows seldom fit eight replies running. A
     chain over a window keeps no replies: its hidden counts leave the window, so older
     replies bound offsets that no longer hold.
     """
@@ -163,7 +163,7 @@ class CalibratedMarkovChain(WorksInOneHalf):
     MISFIT_DECAY = 0.9  # how fast a reading's record of contradictions fades
     MISFIT_MARGIN = 1.0  # another reading takes over once it has fitted clearly better
     MEMORY = 16  # replies per row kept for rebuilding its bounds after a contradiction
-    TRUSTED_FITS = 4  # replies a row must have fitted running before a look-back
+    TRUSTED_FITS = 8  # replies a row must have fitted running before a look-back
 
     def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their",
                  infer_shift: bool = False, half: str = "both") -> None:
@@ -185,8 +185,9 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self._all_bounds: list[dict[int, list[int]]] = [{} for _ in self._shifts]
         self._all_contradicted: list[set[int]] = [set() for _ in self._shifts]
         self._misfits = [0.0 for _ in self._shifts]
-        # per reading: how many replies each row has fitted since its bounds last restarted
-        self._all_fits: list[dict[int, int]] = [{} for _ in self._shifts]
+        # in the reading in use: how many replies each row has fitted since its bounds last
+        # restarted (or since that reading took over)
+        self._fits: dict[int, int] = {}
         # per row: its last MEMORY replies, each as (row counts then, our move), newest last
         self._replies: dict[int, deque[tuple[int, int, int, Move]]] = {}
         self._memory = self.MEMORY if self.num_records is None else 0
@@ -219,6 +220,7 @@ class CalibratedMarkovChain(WorksInOneHalf):
                 best = misfits.index(min(misfits))
                 if misfits[best] < misfits[self._shift] - self.MISFIT_MARGIN:
                     self._shift = best
+                    self._fits = {}
                 self._bounds = self._all_bounds[self._shift]
                 self._contradicted = self._all_contradicted[self._shift]
             if self._memory:
@@ -271,25 +273,27 @@ class CalibratedMarkovChain(WorksInOneHalf):
             if second_limit < bounds[5]:
                 bounds[5] = second_limit
                 tightened = True
-        fits = self._all_fits[shift]
+        watched = self._memory and shift == self._shift  # a row whose fits are counted
         if tightened and not _close(bounds):
             latest = [-UNBOUNDED, UNBOUNDED] * 3
             latest[first] = first_limit
             latest[second] = second_limit
             _close(latest)
-            if shift == self._shift and fits.get(context, 0) >= self.TRUSTED_FITS:
-                older = self._replies.get(context, ())
-                _, kept = _refit(latest, older, shift)
-                without, kept_without = _refit([-UNBOUNDED, UNBOUNDED] * 3, older, shift)
-                if kept_without > kept + 1:  # the latest reply is the odd one out: noise
-                    bounds[:] = without
-                    self._contradicted.discard(context)
-                    return True
+            if watched:
+                if self._fits.get(context, 0) >= self.TRUSTED_FITS:
+                    older = self._replies.get(context, ())
+                    _, kept = _refit(latest, older, shift)
+                    without, kept_without = _refit([-UNBOUNDED, UNBOUNDED] * 3, older, shift)
+                    if kept_without > kept + 1:  # the latest reply is the odd one out: noise
+                        bounds[:] = without
+                        self._contradicted.discard(context)
+                        return True
+                self._fits[context] = 0
             bounds[:] = latest
-            fits[context] = 0
             self._contradicted.add(context)
             return True
-        fits[context] = fits.get(context, 0) + 1
+        if watched:
+            self._fits[context] = self._fits.get(context, 0) + 1
         self._contradicted.discard(context)
         return False
 

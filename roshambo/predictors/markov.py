@@ -262,42 +262,54 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
     the row's bounds are [low a, high a, low b, high b, low c, high c].
     """
     bounds = rows.get(context)
-    if bounds is None:
-        bounds = rows[context] = [-UNBOUNDED, UNBOUNDED] * 3
+    if bounds is None:  # the first reply: its bounds alone, closed
+        rows[context] = _restarted(winner, d01, d02, d21)
+        contradicted.discard(context)
+        return False
     # each reply bounds two of the intervals; slots 0/2/4 are lows, 1/3/5 highs
-    if winner == 0:
-        first, first_limit, second, second_limit = 1, d01, 3, d02  # a <= n0-n1, b <= n0-n2
-        tightened = first_limit < bounds[1]
-        if tightened:
-            bounds[1] = first_limit
-        if second_limit < bounds[3]:
-            bounds[3] = second_limit
+    tightened = False
+    if winner == 0:  # a <= n0-n1, b <= n0-n2
+        if d01 < bounds[1]:
+            bounds[1] = d01
             tightened = True
-    elif winner == 1:
-        first, first_limit, second, second_limit = 0, d01 + 1, 4, d21  # a >= n0-n1+1, c >= n2-n1
-        tightened = first_limit > bounds[0]
-        if tightened:
-            bounds[0] = first_limit
-        if second_limit > bounds[4]:
-            bounds[4] = second_limit
+        if d02 < bounds[3]:
+            bounds[3] = d02
             tightened = True
-    else:
-        first, first_limit, second, second_limit = 2, d02 + 1, 5, d21 - 1  # b >= n0-n2+1, c <= n2-n1-1
-        tightened = first_limit > bounds[2]
-        if tightened:
-            bounds[2] = first_limit
-        if second_limit < bounds[5]:
-            bounds[5] = second_limit
+    elif winner == 1:  # a >= n0-n1+1, c >= n2-n1
+        if d01 + 1 > bounds[0]:
+            bounds[0] = d01 + 1
+            tightened = True
+        if d21 > bounds[4]:
+            bounds[4] = d21
+            tightened = True
+    else:  # b >= n0-n2+1, c <= n2-n1-1
+        if d02 + 1 > bounds[2]:
+            bounds[2] = d02 + 1
+            tightened = True
+        if d21 - 1 < bounds[5]:
+            bounds[5] = d21 - 1
             tightened = True
     if tightened and not _close(bounds):
-        bounds[:] = [-UNBOUNDED, UNBOUNDED] * 3
-        bounds[first] = first_limit
-        bounds[second] = second_limit
-        _close(bounds)
+        bounds[:] = _restarted(winner, d01, d02, d21)
         contradicted.add(context)
         return True
     contradicted.discard(context)
     return False
+
+
+def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:
+    """The closed bounds of one reply alone: what :func:`_close` makes of unbounded intervals
+    but the reply's two limits, written out (with the limits, count differences, far inside
+    ``UNBOUNDED``, only the rules that carry a limit to an unbounded side apply)."""
+    if winner == 0:  # a <= d01, b <= d02
+        return [-UNBOUNDED, d01, -UNBOUNDED, d02,
+                -UNBOUNDED - d02 if d02 < 0 else -UNBOUNDED, UNBOUNDED + d01 if d01 < 0 else UNBOUNDED]
+    if winner == 1:  # a >= d01 + 1, c >= d21
+        return [d01 + 1, UNBOUNDED, d01 + 1 - UNBOUNDED if d01 + 1 > 0 else -UNBOUNDED,
+                UNBOUNDED - d21 if d21 > 0 else UNBOUNDED, d21, UNBOUNDED]
+    # b >= d02 + 1, c <= d21 - 1
+    return [d02 + 1 - UNBOUNDED if d02 + 1 > 0 else -UNBOUNDED, UNBOUNDED + d21 - 1 if d21 - 1 < 0 else UNBOUNDED,
+            d02 + 1, UNBOUNDED, -UNBOUNDED, d21 - 1]
 
 
 def _close(bounds: list[int]) -> bool:

@@ -16,7 +16,9 @@ scores each meta-strategy and its two rotations (the second-guessing defence onc
 follows the best. Scores are kept as one packed integer of cumulative counts, one 56-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found by a knockout of big-integer operations over all fields at
-once (each round of it halves the fields), so a round costs the same however long the match.
+once (each round of it halves the fields), so a round costs the same however long the match;
+since the best strategy mostly stays the best, last round's is first checked against all
+fields at once, and the knockout runs only when another has overtaken it.
 Ties within a window go to the strategy with the better record over the longest window,
 then to one that has something to say this round (a silent best would mean random play,
 while an equal record that offers a move is no worse a bet), then to the one on the longer

@@ -319,18 +319,18 @@ def _close(bounds: list[int]) -> bool:
     triangle rules is the full difference-bound closure.
     """
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
+    # each bound is written back only when a rule tightens it (most rounds, few do)
     if low_b + low_c > low_a:
-        low_a = low_b + low_c
+        bounds[0] = low_a = low_b + low_c
     if high_b + high_c < high_a:
-        high_a = high_b + high_c
+        bounds[1] = high_a = high_b + high_c
     if low_a - high_c > low_b:
-        low_b = low_a - high_c
+        bounds[2] = low_b = low_a - high_c
     if high_a - low_c < high_b:
-        high_b = high_a - low_c
+        bounds[3] = high_b = high_a - low_c
     if low_a - high_b > low_c:
-        low_c = low_a - high_b
+        bounds[4] = low_c = low_a - high_b
     if high_a - low_b < high_c:
-        high_c = high_a - low_b
-    bounds[:] = [low_a, high_a, low_b, high_b, low_c, high_c]
+        bounds[5] = high_c = high_a - low_b
     return low_a <= high_a and low_b <= high_b and low_c <= high_c
 

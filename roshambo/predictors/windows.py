@@ -69,8 +69,8 @@ class CountingWindows(WorksInOneHalf):
         self._best = (MOST, 0)  # the best-scoring target and window
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
-        self._ties: dict[tuple, Move] = {}  # tie context -> the tied move last targeted
-        self._pending: tuple[tuple, tuple, tuple[Move, ...]] | None = None
+        self._ties: dict[int, Move] = {}  # tie context (see _predict) -> the tied move last targeted
+        self._pending: tuple[int, int, tuple[Move, ...]] | None = None
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -130,17 +130,22 @@ class CountingWindows(WorksInOneHalf):
         c0, c1, c2 = counts = ((self._counts[0] >> shift) & 0x7FFF, (self._counts[1] >> shift) & 0x7FFF,
                                (self._counts[2] >> shift) & 0x7FFF)
         extreme = max(counts) if best_kind == MOST else min(counts)
-        tied = TIED[(c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2]
+        mask = (c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2
+        tied = TIED[mask]
         if len(tied) == 1:
             return (tied[0] + 1) % 3
         # a tie: read it by the order the moves present entered the window, and the last seen;
         # a move's first position in the window is its count-th latest (its positions keep
         # at least ``max_window`` of its latest)
         positions = self._positions
-        order = tuple(m for _, m in sorted([(positions[m][-counts[m]], m) for m in range(3) if counts[m]]))
+        order = 0  # the moves present, earliest first, as base-4 digits 1..3
+        for _, m in sorted([(positions[m][-counts[m]], m) for m in range(3) if counts[m]]):
+            order = order * 4 + m + 1
         last = max(tied, key=lambda m: positions[m][-1] if counts[m] else -1)
-        coarse = (best_kind, tied)
-        fine = (best_kind, tied, order, last)
+        # the contexts as integers: the coarse one (target, tied moves) below 16, the fine one
+        # (also the order and the last seen) above
+        coarse = best_kind << 3 | mask
+        fine = ((order << 2 | last) << 4 | coarse) + 16
         self._pending = (fine, coarse, tied)
         chosen = self._ties.get(fine)
         if chosen is None:

@@ -16,7 +16,9 @@ scores each meta-strategy and its two rotations (the second-guessing defence onc
 follows the best. Scores are kept as one packed integer of cumulative counts, one 56-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found by a knockout of big-integer operations over all fields at
-once (each round of it halves the fields), so a round costs the same however long the match.
+once (each round of it halves the fields), so a round costs the same however long the match;
+since the best strategy mostly stays the best, last round's is first checked against all
+fields at once, and the knockout runs only when another has overtaken it.
 Ties within a window go to the strategy with the better record over the longest window,
 then to one that has something to say this round (a silent best would mean random play,
 while an equal record that offers a move is no worse a bet), then to the one on the longer
@@ -263,12 +265,14 @@ class Ensemble:
         if 2 * self._shift + STREAK_BITS + self._index_bits > GUARD:
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         self._positions = sum((strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+        self._field_bits = tuple(8 * FIELD * f for f in fields)  # where strategy s's field starts
         self._strategies = strategies
         # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
         # its accuracy parts
         self._patterns = self._by_their_move(PATTERN)
         self._accuracy_patterns = self._by_their_move(ACCURACY)
         self._ones = int.from_bytes(_packed(*([1] * len(fields))), "little")
+        self._guards = self._ones << GUARD
         self.reset()
 
     @staticmethod
@@ -305,6 +309,8 @@ class Ensemble:
         windows = len(self.config.windows)
         self._meta_moves: list[int] = [NO_MOVE] * windows
         self._meta_best: list[int] = [0] * windows
+        # per window, the field where the last knockout's winner lies (-1: none yet)
+        self._winners: list[int] = [-1] * windows
         self._meta_scores: list[float] = [0.0] * (3 * windows)
         self._current = 0  # the meta-meta choice being followed
         self._trusted = False  # whether the last move followed the meta-meta choice
@@ -392,13 +398,23 @@ class Ensemble:
         index_mask = (1 << index_bits) - 1
         speaking = 0  # fields of all ones where the strategy speaks, gathered if needed
         records = STREAK_BITS + index_bits  # a key shifted by this: the two scores
+        winners = self._winners
+        ones = self._ones
+        guards = self._guards
         for a, window in enumerate(self.config.windows):
             scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
             keys = (scores << shift) + tiebreak
-            top = _largest(keys & selectable, knockout)
+            selected = keys & selectable
+            # the last winner usually still leads: check it against every field at once (the
+            # guard bit survives where it is at least the field), before a whole knockout
+            winner = winners[a]
+            top = (selected >> winner) & FIELD_ONES if winner >= 0 else -1
+            if top < 0 or (((top * ones) | guards) - selected) & guards != guards:
+                top = _largest(selected, knockout)
             best = last - (top & index_mask)
+            winners[a] = self._field_bits[best]
             e = expects(best)
             if e == NO_MOVE:  # a silent winner: the best speaking key, if it is level
                 if not speaking:

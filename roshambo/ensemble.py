@@ -33,15 +33,19 @@ clearly losing (below ``hedge_threshold``), nothing is worth following; an unpro
 early in a match is followed, since a guess is no worse than a coin there. And when what we
 *actually* won with our deterministic choices falls short: an opponent that simulates us
 (holding our code, not our random seed) beats exactly those choices, while the scores
-computed as if they had been played look fine. The realized record of deterministic rounds
-is kept as decayed wins and losses; each round we follow the meta-meta choice only if a draw
-from Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise.
-The prior (a, b) starts optimistic, (10, 1): the first rounds of a match are guesses whoever
-the opponent, and a few unlucky ones must not send the engine to random play for a dozen
-rounds after it has found an honest opponent out. It fades to (1, 1) as the match goes on,
-so an opponent that simulates us meets evidence, not optimism. Against anything we really
-beat, the probability of following goes to 1 within a few rounds; once a Hoeffding bound
-puts the chance of a draw below 1/2 under one in a billion, the draw is skipped.
+computed as if they had been played look fine. The record of our deterministic choice is
+kept as decayed wins and losses: in a round we followed it, what it won; in a hedged round,
+what it would have won, since that still shows whether the opponent answered it (a simulator
+keeps beating it while we hedge; an honest opponent we have found out keeps losing to it, which
+brings us back at once). Each round we follow the meta-meta choice only if a draw from
+Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise. The prior
+(a, b) starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent,
+and one or two unlucky ones must not send the engine to random play after it has found an
+honest opponent out; but a simulator beats every round we follow, so the prior must give way
+after three or four straight losses. It fades to (1, 1) as the match goes on, so an opponent
+that simulates us meets evidence, not optimism. Against anything we really beat, the
+probability of following goes to 1 within a few rounds; once a Hoeffding bound puts the chance
+of a draw below 1/2 under one in a billion, the draw is skipped.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -163,7 +167,7 @@ class EnsembleConfig:
     meta_decay: float = 0.99
     hedge_threshold: float = -3.0
     trust_decay: float = 0.98
-    trust_prior: tuple[float, float] = (10.0, 1.0)
+    trust_prior: tuple[float, float] = (5.0, 1.0)
     naive_prior: int = 4
     switch_margin: float = 0.5
     prior_fading: float = 0.99
@@ -318,6 +322,7 @@ class Ensemble:
         self._losses = 0.0
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._planned = NO_MOVE  # the last choice's followed move, before hedge and caution
+        self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
@@ -326,6 +331,14 @@ class Ensemble:
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
+        elif self._intended != NO_MOVE:
+            # a hedged round still shows whether the opponent answered the move we would
+            # have played: an opponent that simulates us keeps beating it while we hedge, an
+            # honest one we have found out keeps losing to it (which brings us back at
+            # once). Evidence without ageing: the record ages by the rounds we stake on it.
+            result = (self._intended - theirs) % 3
+            self._wins += result == 1
+            self._losses += result == 2
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
@@ -446,11 +459,13 @@ class Ensemble:
             # the Thompson draw, unless it would exceed 1/2 but for a chance below 1e-9
             trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
                        or self._rng.betavariate(alpha, beta) > 0.5)
-        self._planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
-        move = self._planned if trusted else self._rng.randrange(3)
-        cautious = trusted and rounds < self.config.caution_rounds and self._cautious(move)
-        if cautious:
-            move = (move + 2) % 3  # ties the expected move, beats the rival
+        planned = self._planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
+        followable = move != NO_MOVE and meta[top] > self.config.hedge_threshold
+        cautious = followable and rounds < self.config.caution_rounds and self._cautious(planned)
+        intended = (planned + 2) % 3 if cautious else planned  # caution ties the expected move, beats the rival
+        self._intended = intended if followable else NO_MOVE
+        move = intended if trusted else self._rng.randrange(3)
+        cautious = cautious and trusted
         self._trusted = trusted
         self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
         return move
@@ -460,17 +475,9 @@ class Ensemble:
         meta-meta choice (caution included): the engine's deterministic part, which anything
         holding our code can compute. None before the first choice, or when the hedge was
         certain (a silent or clearly losing choice)."""
-        if self._decision is None:
+        if self._decision is None or self._intended == NO_MOVE:
             return None
-        if self._trusted:
-            return self._decision[0]
-        planned = self._planned
-        meta_top = self._decision[4]
-        if planned == NO_MOVE or meta_top <= self.config.hedge_threshold:
-            return None
-        if self._rounds < self.config.caution_rounds and self._cautious(planned):
-            return (planned + 2) % 3
-        return planned
+        return self._intended
 
     def _cautious(self, move: Move) -> bool:
         """Whether a rival expectation that would beat ``move`` is close enough to the one

@@ -97,7 +97,10 @@ def report(opening: Opening, shown: int = 12) -> str:
     head = (f"{opening.opponent}: {opening.mean:+.2f} +- {opening.stderr:.2f} over the first "
             f"{opening.rounds} rounds of {n} matches")
     shown = min(shown, opening.rounds)
-    cells = lambda counts: " ".join(f"{c / n:4.2f}" for c in counts[:shown])  # noqa: E731
+
+    def cells(counts: tuple[int, ...]) -> str:
+        return " ".join(f"{c / n:4.2f}" for c in counts[:shown])
+
     return "\n".join([head, f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
                       f"  lost      {cells(opening.lost)}", f"  followed  {cells(opening.followed)}"])
 

@@ -34,11 +34,15 @@ early in a match is followed, since a guess is no worse than a coin there. And w
 *actually* won with our deterministic choices falls short: an opponent that simulates us
 (holding our code, not our random seed) beats exactly those choices, while the scores
 computed as if they had been played look fine. The record of our deterministic choice is
-kept as decayed wins and losses: in a round we followed it, what it won; in a hedged round,
-what it would have won, since that still shows whether the opponent answered it (a simulator
-keeps beating it while we hedge; an honest opponent we have found out keeps losing to it, which
-brings us back at once). Each round we follow the meta-meta choice only if a draw from
-Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise. The prior
+kept as wins and losses: in a round we followed it, what it won, the record decaying by
+``trust_decay``; in a hedged round, what it would have won, since that still shows whether
+the opponent answered it (a simulator keeps beating it while we hedge; an honest opponent we
+have found out keeps losing to it, which brings us back). Hedged rounds add without ageing,
+so a simulator is found out sooner, until the record holds as much as a decayed one can
+(1 / (1 - trust_decay) rounds' worth); from there they age it too, so that a long losing
+spell is forgotten in a few dozen rounds once the opponent can be beaten again. Each round
+we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds 1/2
+(Thompson 1933), and play at random otherwise. The prior
 (a, b) starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent,
 and one or two unlucky ones must not send the engine to random play after it has found an
 honest opponent out; but a simulator beats every round we follow, so the prior must give way
@@ -257,6 +261,9 @@ class Ensemble:
         naive = self.config.naive_prior
         credits = [naive if k == 0 else 0 for _ in range(2 * n) for k in range(3)]
         self._prior = int.from_bytes(_packed(*credits), "little")
+        # the most a record decayed by trust_decay every round can hold (1 / (1 - decay))
+        decay = self.config.trust_decay
+        self._capacity = math.inf if decay == 1.0 else 1.0 / (1.0 - decay)
         # a window's field holds at most 2 per round plus the credit: ``shift`` bits
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span + naive).bit_length()
@@ -318,27 +325,38 @@ class Ensemble:
         self._meta_scores: list[float] = [0.0] * (3 * windows)
         self._current = 0  # the meta-meta choice being followed
         self._trusted = False  # whether the last move followed the meta-meta choice
-        self._wins = 0.0  # decayed realized record of the trusted rounds
+        # the record of our deterministic choices: decayed wins and losses (see observe)
+        self._wins = 0.0
         self._losses = 0.0
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
-        self._planned = NO_MOVE  # the last choice's followed move, before hedge and caution
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
+        self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
-        if self._trusted:
+        intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
+        trusted, self._trusted = self._trusted, False
+        if trusted:
             decay = self.config.trust_decay
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
-        elif self._intended != NO_MOVE:
+        elif intended != NO_MOVE:
             # a hedged round still shows whether the opponent answered the move we would
-            # have played: an opponent that simulates us keeps beating it while we hedge, an
-            # honest one we have found out keeps losing to it (which brings us back at
-            # once). Evidence without ageing: the record ages by the rounds we stake on it.
-            result = (self._intended - theirs) % 3
-            self._wins += result == 1
-            self._losses += result == 2
+            # have played: a simulator of our code keeps beating it while we hedge, an honest
+            # opponent we have found out keeps losing to it, which brings us back. It adds
+            # to the record without ageing it (a simulator is found out sooner), until the
+            # record holds as much as followed rounds can hold: from there on it ages too,
+            # so that a long losing spell is forgotten as fast as after followed rounds.
+            result = (intended - theirs) % 3
+            wins = self._wins + (result == 1)
+            losses = self._losses + (result == 2)
+            if wins + losses > self._capacity:
+                scale = self._capacity / (wins + losses)
+                wins *= scale
+                losses *= scale
+            self._wins = wins
+            self._losses = losses
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
@@ -447,7 +465,7 @@ class Ensemble:
         self._current = top
         a, rotation = divmod(top, 3)
         move = self._meta_moves[a]
-        trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
+        followable = trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
         if trusted:
             alpha, beta = self.config.trust_prior
             fading = self.config.prior_fading ** self._rounds
@@ -459,11 +477,10 @@ class Ensemble:
             # the Thompson draw, unless it would exceed 1/2 but for a chance below 1e-9
             trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
                        or self._rng.betavariate(alpha, beta) > 0.5)
-        planned = self._planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
-        followable = move != NO_MOVE and meta[top] > self.config.hedge_threshold
+        planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
         cautious = followable and rounds < self.config.caution_rounds and self._cautious(planned)
         intended = (planned + 2) % 3 if cautious else planned  # caution ties the expected move, beats the rival
-        self._intended = intended if followable else NO_MOVE
+        self._intended = self._pending = intended if followable else NO_MOVE
         move = intended if trusted else self._rng.randrange(3)
         cautious = cautious and trusted
         self._trusted = trusted
@@ -475,9 +492,7 @@ class Ensemble:
         meta-meta choice (caution included): the engine's deterministic part, which anything
         holding our code can compute. None before the first choice, or when the hedge was
         certain (a silent or clearly losing choice)."""
-        if self._decision is None or self._intended == NO_MOVE:
-            return None
-        return self._intended
+        return None if self._intended == NO_MOVE else self._intended
 
     def _cautious(self, move: Move) -> bool:
         """Whether a rival expectation that would beat ``move`` is close enough to the one

@@ -523,3 +523,36 @@ def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion
     assert skipped > 100  # the skip does happen, e.g. at a record of 50 wins to 1 loss
     margin = 51 - 2 - 1
     assert margin * margin > SURE * (51 + 2)
+
+
+def test_a_long_losing_spell_is_forgotten_once_the_opponent_can_be_beaten() -> None:
+    """Hedged rounds add to the record without ageing it only until it is as full as a decayed
+    record can be: after 600 rounds of an opponent beating every move we intended, the engine
+    follows again within a few dozen rounds of that opponent turning beatable (rounds 638-647
+    when this test was written; without the cap, not within 300 rounds)."""
+    for seed in range(3):
+        ensemble = Ensemble(random.Random(seed))
+        followed_run = 0
+        for r in range(700):
+            choice = ensemble.choose()
+            intended = ensemble.intended_move()
+            aim = choice.move if intended is None else intended
+            ensemble.observe(choice.move, (aim + (1 if r < 600 else -1)) % 3)
+            if r >= 600:
+                followed_run = followed_run + 1 if not choice.hedging else 0
+                if followed_run == 10:
+                    break
+        assert followed_run == 10, f"seed {seed}: no 10 rounds running followed by round 700"
+
+
+def test_a_choice_is_recorded_once() -> None:
+    """``observe`` without a ``choose`` in between (a caller replaying known rounds) must not
+    count the last choice's result again."""
+    ensemble = Ensemble(random.Random(4))
+    for r in range(30):
+        choice = ensemble.choose()
+        ensemble.observe(choice.move, (choice.move + 1) % 3)
+    record = (ensemble._wins, ensemble._losses)
+    ensemble.observe(0, 1)
+    ensemble.observe(0, 1)
+    assert (ensemble._wins, ensemble._losses) == record

@@ -857,7 +857,6 @@ def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(order: tuple[Mo
     assert sum(errors[-500:]) == 0, f"{sum(errors[-500:])} errors in the last 500 rounds"
 
 
-
 def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
     """A contradicted (or new) row restarts from one reply's bounds, closed by a formula
     written out instead of by the closure: the two must agree on every count difference."""
@@ -875,6 +874,7 @@ def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
                 bounds[slot] = limit
             assert _close(bounds)
             assert _restarted(winner, d01, d02, d21) == bounds
+
 
 def test_outcome_roll_table_decays_by_0_9_by_default() -> None:
     table = OutcomeRollTable()

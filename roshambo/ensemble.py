@@ -16,7 +16,9 @@ scores each meta-strategy and its two rotations (the second-guessing defence onc
 follows the best. Scores are kept as one packed integer of cumulative counts, one 56-bit
 field per strategy, with a ring of past totals: a window's scores are one subtraction away
 and its best strategy is found by a knockout of big-integer operations over all fields at
-once (each round of it halves the fields), so a round costs the same however long the match.
+once (each round of it halves the fields), so a round costs the same however long the match;
+since the best strategy mostly stays the best, last round's is first checked against all
+fields at once, and the knockout runs only when another has overtaken it.
 Ties within a window go to the strategy with the better record over the longest window,
 then to one that has something to say this round (a silent best would mean random play,
 while an equal record that offers a move is no worse a bet), then to the one on the longer
@@ -31,15 +33,23 @@ clearly losing (below ``hedge_threshold``), nothing is worth following; an unpro
 early in a match is followed, since a guess is no worse than a coin there. And when what we
 *actually* won with our deterministic choices falls short: an opponent that simulates us
 (holding our code, not our random seed) beats exactly those choices, while the scores
-computed as if they had been played look fine. The realized record of deterministic rounds
-is kept as decayed wins and losses; each round we follow the meta-meta choice only if a draw
-from Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise.
-The prior (a, b) starts optimistic, (10, 1): the first rounds of a match are guesses whoever
-the opponent, and a few unlucky ones must not send the engine to random play for a dozen
-rounds after it has found an honest opponent out. It fades to (1, 1) as the match goes on,
-so an opponent that simulates us meets evidence, not optimism. Against anything we really
-beat, the probability of following goes to 1 within a few rounds; once a Hoeffding bound
-puts the chance of a draw below 1/2 under one in a billion, the draw is skipped.
+computed as if they had been played look fine. The record of our deterministic choice is
+kept as wins and losses: in a round we followed it, what it won, the record decaying by
+``trust_decay``; in a hedged round, what it would have won, since that still shows whether
+the opponent answered it (a simulator keeps beating it while we hedge; an honest opponent we
+have found out keeps losing to it, which brings us back). Hedged rounds add without ageing,
+so a simulator is found out sooner, until the record holds as much as a decayed one can
+(1 / (1 - trust_decay) rounds' worth); from there they age it too, so that a long losing
+spell is forgotten in a few dozen rounds once the opponent can be beaten again. Each round
+we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds 1/2
+(Thompson 1933), and play at random otherwise. The prior
+(a, b) starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent,
+and one or two unlucky ones must not send the engine to random play after it has found an
+honest opponent out; but a simulator beats every round we follow, so the prior must give way
+after three or four straight losses. It fades to (1, 1) as the match goes on, so an opponent
+that simulates us meets evidence, not optimism. Against anything we really beat, the
+probability of following goes to 1 within a few rounds; once a Hoeffding bound puts the chance
+of a draw below 1/2 under one in a billion, the draw is skipped.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -161,7 +171,7 @@ class EnsembleConfig:
     meta_decay: float = 0.99
     hedge_threshold: float = -3.0
     trust_decay: float = 0.98
-    trust_prior: tuple[float, float] = (10.0, 1.0)
+    trust_prior: tuple[float, float] = (5.0, 1.0)
     naive_prior: int = 4
     switch_margin: float = 0.5
     prior_fading: float = 0.99
@@ -251,6 +261,9 @@ class Ensemble:
         naive = self.config.naive_prior
         credits = [naive if k == 0 else 0 for _ in range(2 * n) for k in range(3)]
         self._prior = int.from_bytes(_packed(*credits), "little")
+        # the most a record decayed by trust_decay every round can hold (1 / (1 - decay))
+        decay = self.config.trust_decay
+        self._capacity = math.inf if decay == 1.0 else 1.0 / (1.0 - decay)
         # a window's field holds at most 2 per round plus the credit: ``shift`` bits
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span + naive).bit_length()
@@ -263,12 +276,14 @@ class Ensemble:
         if 2 * self._shift + STREAK_BITS + self._index_bits > GUARD:
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         self._positions = sum((strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+        self._field_bits = tuple(8 * FIELD * f for f in fields)  # where strategy s's field starts
         self._strategies = strategies
         # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
         # its accuracy parts
         self._patterns = self._by_their_move(PATTERN)
         self._accuracy_patterns = self._by_their_move(ACCURACY)
         self._ones = int.from_bytes(_packed(*([1] * len(fields))), "little")
+        self._guards = self._ones << GUARD
         self.reset()
 
     @staticmethod
@@ -305,21 +320,43 @@ class Ensemble:
         windows = len(self.config.windows)
         self._meta_moves: list[int] = [NO_MOVE] * windows
         self._meta_best: list[int] = [0] * windows
+        # per window, the field where the last knockout's winner lies (-1: none yet)
+        self._winners: list[int] = [-1] * windows
         self._meta_scores: list[float] = [0.0] * (3 * windows)
         self._current = 0  # the meta-meta choice being followed
         self._trusted = False  # whether the last move followed the meta-meta choice
-        self._wins = 0.0  # decayed realized record of the trusted rounds
+        # the record of our deterministic choices: decayed wins and losses (see observe)
+        self._wins = 0.0
         self._losses = 0.0
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
-        self._planned = NO_MOVE  # the last choice's followed move, before hedge and caution
+        self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
+        self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
-        if self._trusted:
+        intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
+        trusted, self._trusted = self._trusted, False
+        if trusted:
             decay = self.config.trust_decay
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
+        elif intended != NO_MOVE:
+            # a hedged round still shows whether the opponent answered the move we would
+            # have played: a simulator of our code keeps beating it while we hedge, an honest
+            # opponent we have found out keeps losing to it, which brings us back. It adds
+            # to the record without ageing it (a simulator is found out sooner), until the
+            # record holds as much as followed rounds can hold: from there on it ages too,
+            # so that a long losing spell is forgotten as fast as after followed rounds.
+            result = (intended - theirs) % 3
+            wins = self._wins + (result == 1)
+            losses = self._losses + (result == 2)
+            if wins + losses > self._capacity:
+                scale = self._capacity / (wins + losses)
+                wins *= scale
+                losses *= scale
+            self._wins = wins
+            self._losses = losses
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
@@ -392,13 +429,23 @@ class Ensemble:
         index_mask = (1 << index_bits) - 1
         speaking = 0  # fields of all ones where the strategy speaks, gathered if needed
         records = STREAK_BITS + index_bits  # a key shifted by this: the two scores
+        winners = self._winners
+        ones = self._ones
+        guards = self._guards
         for a, window in enumerate(self.config.windows):
             scores = total if window >= rounds else total - ring[(rounds - window) % span]
             # ties within a window go to the better record over the longest window:
             # every field holds at most 2 * longest, so shifting keeps fields apart
             keys = (scores << shift) + tiebreak
-            top = _largest(keys & selectable, knockout)
+            selected = keys & selectable
+            # the last winner usually still leads: check it against every field at once (the
+            # guard bit survives where it is at least the field), before a whole knockout
+            winner = winners[a]
+            top = (selected >> winner) & FIELD_ONES if winner >= 0 else -1
+            if top < 0 or (((top * ones) | guards) - selected) & guards != guards:
+                top = _largest(selected, knockout)
             best = last - (top & index_mask)
+            winners[a] = self._field_bits[best]
             e = expects(best)
             if e == NO_MOVE:  # a silent winner: the best speaking key, if it is level
                 if not speaking:
@@ -418,7 +465,7 @@ class Ensemble:
         self._current = top
         a, rotation = divmod(top, 3)
         move = self._meta_moves[a]
-        trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
+        followable = trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
         if trusted:
             alpha, beta = self.config.trust_prior
             fading = self.config.prior_fading ** self._rounds
@@ -430,11 +477,12 @@ class Ensemble:
             # the Thompson draw, unless it would exceed 1/2 but for a chance below 1e-9
             trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
                        or self._rng.betavariate(alpha, beta) > 0.5)
-        self._planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
-        move = self._planned if trusted else self._rng.randrange(3)
-        cautious = trusted and rounds < self.config.caution_rounds and self._cautious(move)
-        if cautious:
-            move = (move + 2) % 3  # ties the expected move, beats the rival
+        planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
+        cautious = followable and rounds < self.config.caution_rounds and self._cautious(planned)
+        intended = (planned + 2) % 3 if cautious else planned  # caution ties the expected move, beats the rival
+        self._intended = self._pending = intended if followable else NO_MOVE
+        move = intended if trusted else self._rng.randrange(3)
+        cautious = cautious and trusted
         self._trusted = trusted
         self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
         return move
@@ -444,17 +492,7 @@ class Ensemble:
         meta-meta choice (caution included): the engine's deterministic part, which anything
         holding our code can compute. None before the first choice, or when the hedge was
         certain (a silent or clearly losing choice)."""
-        if self._decision is None:
-            return None
-        if self._trusted:
-            return self._decision[0]
-        planned = self._planned
-        meta_top = self._decision[4]
-        if planned == NO_MOVE or meta_top <= self.config.hedge_threshold:
-            return None
-        if self._rounds < self.config.caution_rounds and self._cautious(planned):
-            return (planned + 2) % 3
-        return planned
+        return None if self._intended == NO_MOVE else self._intended
 
     def _cautious(self, move: Move) -> bool:
         """Whether a rival expectation that would beat ``move`` is close enough to the one

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import load_benchmark
 
 
@@ -124,3 +126,32 @@ def test_relatives_table_and_compare_report_per_family() -> None:
     assert "counter " in table and "cycle+noise0.1" in table and "99.00" in table
     report = bench.compare(before, after)
     assert "52 -> 3" in report and "-49" in report
+
+
+# --- the opening benchmark (benchmarks/opening.py) --------------------------------------------
+
+
+def load_opening():  # type: ignore[no-untyped-def]
+    return load_benchmark("opening.py", "opening_benchmark")
+
+
+def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
+    opening = load_opening()
+    first = opening.measure("hedge-reader", rounds=20, matches=3, workers=1)
+    assert first == opening.measure("hedge-reader", rounds=20, matches=3, workers=1)
+    assert len(first.scores) == 3 and len(first.lost) == len(first.followed) == 20
+    # the first move is a hedge; after it the reader beats every move we follow
+    assert first.followed[0] == 0 and first.lost[1] >= first.followed[1] > 0
+    assert all(-20 <= s <= 20 for s in first.scores) and first.mean < 0
+    text = opening.report(first)
+    assert text.startswith(f"hedge-reader: {first.mean:+.2f} +- ") and "followed" in text
+
+
+def test_the_opening_benchmark_beats_a_rock_and_refuses_bad_arguments() -> None:
+    opening = load_opening()
+    rock = opening.measure("rockbot", rounds=30, matches=2, workers=1)
+    assert rock.mean > 15 and sum(rock.lost[10:]) == 0
+    with pytest.raises(ValueError, match="rounds=0"):
+        opening.measure("rockbot", rounds=0, matches=2)
+    with pytest.raises(ValueError, match="nosuchbot"):
+        opening.measure("nosuchbot", rounds=5, matches=2)

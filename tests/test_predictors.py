@@ -857,6 +857,25 @@ def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(order: tuple[Mo
     assert sum(errors[-500:]) == 0, f"{sum(errors[-500:])} errors in the last 500 rounds"
 
 
+def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
+    """A contradicted (or new) row restarts from one reply's bounds, closed by a formula
+    written out instead of by the closure: the two must agree on every count difference."""
+    from roshambo.predictors.markov import UNBOUNDED, _close, _restarted
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        d01, d02 = (rng.randint(-3 * 10**6, 3 * 10**6) if rng.random() < 0.3 else rng.randint(-4, 4)
+                    for _ in range(2))
+        d21 = d01 - d02
+        for winner, limits in enumerate((((1, d01), (3, d02)), ((0, d01 + 1), (4, d21)),
+                                         ((2, d02 + 1), (5, d21 - 1)))):
+            bounds = [-UNBOUNDED, UNBOUNDED] * 3
+            for slot, limit in limits:
+                bounds[slot] = limit
+            assert _close(bounds)
+            assert _restarted(winner, d01, d02, d21) == bounds
+
+
 def test_outcome_roll_table_decays_by_0_9_by_default() -> None:
     table = OutcomeRollTable()
     assert table.decay == 0.9

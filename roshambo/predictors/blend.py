@@ -11,7 +11,7 @@ by partial matching (Cleary & Witten 1984) blends orders in the same spirit.
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, argmax3, check_positive, check_source
+from .base import SYMBOLS, check_positive, check_source
 
 
 class BlendedContexts:
@@ -45,7 +45,7 @@ class BlendedContexts:
         rows = self._rows
         current = self._current = []
         rock = paper = scissors = 0
-        for modulus in moduli[:self._length]:
+        for modulus in moduli if self._length == self.max_order else moduli[:self._length]:
             key = context % modulus
             row = rows.get(key)
             if row is None:
@@ -57,7 +57,14 @@ class BlendedContexts:
                 paper += seen * p
                 scissors += seen * s
             current.append(row)
-        self._prediction = prediction = argmax3([rock, paper, scissors])
+        # argmax3, inlined
+        if rock >= paper:
+            prediction = 0 if rock >= scissors else 2
+        else:
+            prediction = 1 if paper >= scissors else 2
+        if prediction == 0 and rock == 0:
+            prediction = None  # nothing counted yet
+        self._prediction = prediction
         return prediction
 
     def predict(self) -> Move | None:

@@ -83,10 +83,11 @@ class HistoryMatcher:
         oldest = 1 if window is None or end <= window else end - window
         key = 0
         found = None
+        get = index.get
         # the context read backwards, one symbol longer each step, up to max_len symbols
         for weight, symbol in zip(self._weights, reversed(symbols)):
             key += symbol * weight
-            position = index.get(key, 0)
+            position = get(key, 0)
             index[key] = end
             if position < oldest:
                 # A context seen for the first time (or not within the window): no longer

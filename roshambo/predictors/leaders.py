@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..moves import Move
-from .base import argmax3, check_decay, check_positive, check_source
+from .base import check_decay, check_positive, check_source
 
 
 class WindowLeaders:
@@ -81,12 +81,16 @@ class WindowLeaders:
         positions[move].append(self._seen)
         self._seen += 1
         counts = list(map(len, positions))
-        top = max(counts)
-        if counts.count(top) == 1:  # the common case: one leader, no order to read
-            first = counts.index(top)
-            context = first + 1
-            fine = None
+        c0, c1, c2 = counts
+        # the common case: one leader, no order to read
+        if c0 > c1 and c0 > c2:
+            first, context, fine = 0, 1, None
+        elif c1 > c0 and c1 > c2:
+            first, context, fine = 1, 2, None
+        elif c2 > c0 and c2 > c1:
+            first, context, fine = 2, 3, None
         else:
+            top = max(counts)
             present = sorted((positions[m][0], m) for m in range(3) if counts[m])
             context = fine = 0
             for _, present_move in present:
@@ -105,7 +109,13 @@ class WindowLeaders:
             if row is None:
                 row = table.get(context)
             if row is not None:
-                prediction = argmax3(row)
+                # argmax3, inlined (a row's counts are never all zero once it exists: a count
+                # adds 1 after any decay)
+                a, b, c = row
+                if a >= b:
+                    prediction = 0 if a >= c else 2
+                else:
+                    prediction = 1 if b >= c else 2
             else:
                 prediction = None if self._offset is None else (first + self._offset) % 3
         self._prediction = prediction

@@ -71,6 +71,7 @@ class MarkovChain:
         stem = "novelty" if self.least else "markov"
         self.name = f"{stem}{seq_len}-{source}{suffix}"
         self._base = 10 ** (self.seq_len - 1)
+        self._needed = self.seq_len - 1  # symbols of context before the chain can count
         self.reset()
 
     def reset(self) -> None:
@@ -99,12 +100,11 @@ class MarkovChain:
             self._owner = owner
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        needed = self.seq_len - 1
         owner = self._owner
         if owner is None:
             length = self._length
             counts = self._counts
-            if length >= needed:
+            if length >= self._needed:
                 counts.count(self._context, their_move)
             context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
             length = self._length = length + 1
@@ -112,14 +112,22 @@ class MarkovChain:
             counts = owner._counts
             context = owner._context
             length = owner._length
-        row = counts.table.get(context) if length >= needed else None
+        row = counts.table.get(context) if length >= self._needed else None
         if row is None:
             prediction = None
-        elif self.least:
-            a, b, c = row
-            prediction = argmax3([-a, -b, -c]) if a or b or c else None
         else:
-            prediction = argmax3(row)
+            # argmax3 of the row (or of its negation: the least counted), inlined: this runs
+            # for every chain, twice a round
+            a, b, c = row
+            if not (a or b or c):
+                prediction = None
+            else:
+                if self.least:
+                    a, b, c = -a, -b, -c
+                if a >= b:
+                    prediction = 0 if a >= c else 2
+                else:
+                    prediction = 1 if b >= c else 2
         self._prediction = prediction
         return prediction
 
@@ -172,6 +180,8 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self.source = check_source(source)
         self._symbol = SYMBOLS[source]
         self._shifts = (0, 1, 2) if infer_shift else (0,)
+        self._shifted = bool(infer_shift)
+        self._needed = self.seq_len - 1
         self.half = check_half(half)
         suffix = "" if num_records is None else f"@{num_records}"
         self.name = f"calibrated{seq_len}-{source}{suffix}{'-shifted' if infer_shift else ''}"
@@ -185,12 +195,12 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self._all_bounds: list[dict[int, list[int]]] = [{} for _ in self._shifts]
         self._all_contradicted: list[set[int]] = [set() for _ in self._shifts]
         self._misfits = [0.0 for _ in self._shifts]
-        # in the reading in use: how many replies each row has fitted since its bounds last
-        # restarted (or since that reading took over)
-        self._fits: dict[int, int] = {}
         # per row: its last MEMORY replies, each as (row counts then, our move), newest last
         self._replies: dict[int, deque[tuple[int, int, int, Move]]] = {}
         self._memory = self.MEMORY if self.num_records is None else 0
+        # in the reading in use: how many replies each row has fitted since its bounds last
+        # restarted (or since that reading took over)
+        self._fits: dict[int, int] = {}
         self._bounds = self._all_bounds[0]
         self._contradicted = self._all_contradicted[0]
         self._shift = 0  # the reading in use
@@ -203,99 +213,72 @@ class CalibratedMarkovChain(WorksInOneHalf):
         if self._idle:
             return None
         counts = self._counts
-        needed = self.seq_len - 1
+        table = counts.table
+        needed = self._needed
         length = self._length
         context = self._context
         if length >= needed:
-            row = counts.table.get(context, NO_COUNTS)
-            if len(self._shifts) == 1:
-                self._constrain(context, row, (my_move + 2) % 3, 0)
-            else:
+            n0, n1, n2 = table.get(context, NO_COUNTS)
+            # every reply bounds differences of the row's counts: computed once for all readings
+            d01, d02, d21 = n0 - n1, n0 - n2, n2 - n1
+            winner = (my_move + 2) % 3
+            if self._shifted:
+                all_bounds = self._all_bounds
+                all_contradicted = self._all_contradicted
                 misfits = self._misfits
-                for shift in self._shifts:
-                    self._bounds = self._all_bounds[shift]
-                    self._contradicted = self._all_contradicted[shift]
-                    broken = self._constrain(context, row, (my_move + 2 - shift) % 3, shift)
-                    misfits[shift] = misfits[shift] * self.MISFIT_DECAY + broken
+                decay = self.MISFIT_DECAY
+                # reading s takes the reply for the prediction rotated s more times
+                broken = (
+                    _constrain(all_bounds[0], all_contradicted[0], context, winner, d01, d02, d21),
+                    _constrain(all_bounds[1], all_contradicted[1], context, (winner + 2) % 3, d01, d02, d21),
+                    _constrain(all_bounds[2], all_contradicted[2], context, (winner + 1) % 3, d01, d02, d21),
+                )
+                misfits[0] = misfits[0] * decay + broken[0]
+                misfits[1] = misfits[1] * decay + broken[1]
+                misfits[2] = misfits[2] * decay + broken[2]
+                shift = self._shift
+                if self._memory:
+                    self._look_back(context, shift, broken[shift])
                 best = misfits.index(min(misfits))
-                if misfits[best] < misfits[self._shift] - self.MISFIT_MARGIN:
+                if misfits[best] < misfits[shift] - self.MISFIT_MARGIN:
                     self._shift = best
+                    self._bounds = all_bounds[best]
+                    self._contradicted = all_contradicted[best]
                     self._fits = {}
-                self._bounds = self._all_bounds[self._shift]
-                self._contradicted = self._all_contradicted[self._shift]
+            else:
+                broke = _constrain(self._bounds, self._contradicted, context, winner, d01, d02, d21)
+                if self._memory:
+                    self._look_back(context, 0, broke)
             if self._memory:
                 replies = self._replies.get(context)
                 if replies is None:
                     replies = self._replies[context] = deque(maxlen=self._memory)
-                replies.append((row[0], row[1], row[2], my_move))
+                replies.append((n0, n1, n2, my_move))
             counts.count(context, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
-        self._length = length + 1
-        self._prediction = prediction = (
-            None if length + 1 < needed else self._calibrated(context, counts.table.get(context)))
+        self._length = length = length + 1
+        self._prediction = prediction = None if length < needed else self._calibrated(context, table.get(context))
         return prediction
 
-    def _constrain(self, context: int, row: list[int] | tuple[int, int, int], winner: Move,
-                   shift: int) -> bool:
-        """Record that ``winner`` was the argmax (first on ties) of row + offsets (the reply
-        read with ``shift``); True if that contradicted the row's bounds.
-
-        Offsets are relative to the first move's: a = x1 - x0, b = x2 - x0, and c = a - b;
-        the row's bounds are [low a, high a, low b, high b, low c, high c].
-        """
-        bounds = self._bounds.get(context)
-        if bounds is None:
-            bounds = self._bounds[context] = [-UNBOUNDED, UNBOUNDED] * 3
-        n0, n1, n2 = row
-        # each reply bounds two of the intervals; slots 0/2/4 are lows, 1/3/5 highs
-        if winner == 0:
-            first, first_limit, second, second_limit = 1, n0 - n1, 3, n0 - n2  # a <= n0-n1, b <= n0-n2
-            tightened = first_limit < bounds[1]
-            if tightened:
-                bounds[1] = first_limit
-            if second_limit < bounds[3]:
-                bounds[3] = second_limit
-                tightened = True
-        elif winner == 1:
-            first, first_limit, second, second_limit = 0, n0 - n1 + 1, 4, n2 - n1  # a >= n0-n1+1, c >= n2-n1
-            tightened = first_limit > bounds[0]
-            if tightened:
-                bounds[0] = first_limit
-            if second_limit > bounds[4]:
-                bounds[4] = second_limit
-                tightened = True
-        else:
-            first, first_limit, second, second_limit = 2, n0 - n2 + 1, 5, n2 - n1 - 1  # b >= n0-n2+1, c <= n2-n1-1
-            tightened = first_limit > bounds[2]
-            if tightened:
-                bounds[2] = first_limit
-            if second_limit < bounds[5]:
-                bounds[5] = second_limit
-                tightened = True
-        watched = self._memory and shift == self._shift  # a row whose fits are counted
-        if tightened and not _close(bounds):
-            latest = [-UNBOUNDED, UNBOUNDED] * 3
-            latest[first] = first_limit
-            latest[second] = second_limit
-            _close(latest)
-            if watched:
-                if self._fits.get(context, 0) >= self.TRUSTED_FITS:
-                    older = self._replies.get(context, ())
-                    _, kept = _refit(latest, older, shift)
-                    without, kept_without = _refit([-UNBOUNDED, UNBOUNDED] * 3, older, shift)
-                    if kept_without > kept + 1:  # the latest reply is the odd one out: noise
-                        bounds[:] = without
-                        self._contradicted.discard(context)
-                        return True
-                self._fits[context] = 0
-            bounds[:] = latest
-            self._contradicted.add(context)
-            return True
-        if watched:
-            self._fits[context] = self._fits.get(context, 0) + 1
-        self._contradicted.discard(context)
-        return False
+    def _look_back(self, context: int, shift: int, broke: bool) -> None:
+        """Count the row's fits in the reading in use (``shift``); when a row that had fitted
+        ``TRUSTED_FITS`` replies running has just been contradicted (and restarted from the
+        latest reply), rebuild it from its older replies instead if they outvote the latest."""
+        fits = self._fits
+        if not broke:
+            fits[context] = fits.get(context, 0) + 1
+            return
+        if fits.get(context, 0) >= self.TRUSTED_FITS:
+            rows = self._all_bounds[shift]
+            older = self._replies.get(context, ())
+            _, kept = _refit(rows[context], older, shift)
+            without, kept_without = _refit([-UNBOUNDED, UNBOUNDED] * 3, older, shift)
+            if kept_without > kept + 1:  # the latest reply is the odd one out: noise
+                rows[context] = without
+                self._all_contradicted[shift].discard(context)
+                return
+        fits[context] = 0
 
     def predict(self) -> Move | None:
         return self._prediction
@@ -322,10 +305,56 @@ class CalibratedMarkovChain(WorksInOneHalf):
 UNBOUNDED = 10**9
 
 
-def _tightened(bounds: list[int], row: tuple[int, int, int, Move], shift: int) -> list[int] | None:
-    """``bounds`` with one remembered reply (row counts, our move) read with ``shift``, or
-    None if it does not fit them."""
-    n0, n1, n2, my_move = row
+def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int, winner: Move,
+               d01: int, d02: int, d21: int) -> bool:
+    """Record that ``winner`` was the argmax (first on ties) of the context's row plus
+    offsets, in one reading's ``rows`` of bounds (``d01 = n0 - n1`` and so on: the row's count
+    differences); True if that contradicted the row's bounds, which then restart from this
+    reply (and the context joins ``contradicted`` until a reply fits again).
+
+    Offsets are relative to the first move's: a = x1 - x0, b = x2 - x0, and c = a - b;
+    the row's bounds are [low a, high a, low b, high b, low c, high c].
+    """
+    bounds = rows.get(context)
+    if bounds is None:  # the first reply: its bounds alone, closed
+        rows[context] = _restarted(winner, d01, d02, d21)
+        contradicted.discard(context)
+        return False
+    # each reply bounds two of the intervals; slots 0/2/4 are lows, 1/3/5 highs
+    tightened = False
+    if winner == 0:  # a <= n0-n1, b <= n0-n2
+        if d01 < bounds[1]:
+            bounds[1] = d01
+            tightened = True
+        if d02 < bounds[3]:
+            bounds[3] = d02
+            tightened = True
+    elif winner == 1:  # a >= n0-n1+1, c >= n2-n1
+        if d01 + 1 > bounds[0]:
+            bounds[0] = d01 + 1
+            tightened = True
+        if d21 > bounds[4]:
+            bounds[4] = d21
+            tightened = True
+    else:  # b >= n0-n2+1, c <= n2-n1-1
+        if d02 + 1 > bounds[2]:
+            bounds[2] = d02 + 1
+            tightened = True
+        if d21 - 1 < bounds[5]:
+            bounds[5] = d21 - 1
+            tightened = True
+    if tightened and not _close(bounds):
+        bounds[:] = _restarted(winner, d01, d02, d21)
+        contradicted.add(context)
+        return True
+    contradicted.discard(context)
+    return False
+
+
+def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int) -> list[int] | None:
+    """``bounds`` with one remembered reply (row counts, our move) read with ``shift``, as a
+    new list, or None if it does not fit them."""
+    n0, n1, n2, my_move = reply
     winner = (my_move + 2 - shift) % 3
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
     if winner == 0:
@@ -344,7 +373,7 @@ def _tightened(bounds: list[int], row: tuple[int, int, int, Move], shift: int) -
 def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
            shift: int) -> tuple[list[int], int]:
     """``bounds`` tightened by each of ``replies``, newest first, that fits those kept
-    before it; and how many were kept."""
+    before it (as a new list; ``bounds`` is left as it was); and how many were kept."""
     kept = 0
     for reply in reversed(replies):
         tightened = _tightened(bounds, reply, shift)
@@ -354,6 +383,21 @@ def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
     return bounds, kept
 
 
+def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:
+    """The closed bounds of one reply alone: what :func:`_close` makes of unbounded intervals
+    but the reply's two limits, written out (with the limits, count differences, far inside
+    ``UNBOUNDED``, only the rules that carry a limit to an unbounded side apply)."""
+    if winner == 0:  # a <= d01, b <= d02
+        return [-UNBOUNDED, d01, -UNBOUNDED, d02,
+                -UNBOUNDED - d02 if d02 < 0 else -UNBOUNDED, UNBOUNDED + d01 if d01 < 0 else UNBOUNDED]
+    if winner == 1:  # a >= d01 + 1, c >= d21
+        return [d01 + 1, UNBOUNDED, d01 + 1 - UNBOUNDED if d01 + 1 > 0 else -UNBOUNDED,
+                UNBOUNDED - d21 if d21 > 0 else UNBOUNDED, d21, UNBOUNDED]
+    # b >= d02 + 1, c <= d21 - 1
+    return [d02 + 1 - UNBOUNDED if d02 + 1 > 0 else -UNBOUNDED, UNBOUNDED + d21 - 1 if d21 - 1 < 0 else UNBOUNDED,
+            d02 + 1, UNBOUNDED, -UNBOUNDED, d21 - 1]
+
+
 def _close(bounds: list[int]) -> bool:
     """Tighten a = b + c's three intervals against each other; False if infeasible.
 
@@ -361,18 +405,18 @@ def _close(bounds: list[int]) -> bool:
     triangle rules is the full difference-bound closure.
     """
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
+    # each bound is written back only when a rule tightens it (most rounds, few do)
     if low_b + low_c > low_a:
-        low_a = low_b + low_c
+        bounds[0] = low_a = low_b + low_c
     if high_b + high_c < high_a:
-        high_a = high_b + high_c
+        bounds[1] = high_a = high_b + high_c
     if low_a - high_c > low_b:
-        low_b = low_a - high_c
+        bounds[2] = low_b = low_a - high_c
     if high_a - low_c < high_b:
-        high_b = high_a - low_c
+        bounds[3] = high_b = high_a - low_c
     if low_a - high_b > low_c:
-        low_c = low_a - high_b
+        bounds[4] = low_c = low_a - high_b
     if high_a - low_b < high_c:
-        high_c = high_a - low_b
-    bounds[:] = [low_a, high_a, low_b, high_b, low_c, high_c]
+        bounds[5] = high_c = high_a - low_b
     return low_a <= high_a and low_b <= high_b and low_c <= high_c
 

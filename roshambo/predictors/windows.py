@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sys
 from array import array
-from bisect import bisect_left
 
 from ..moves import Move
 from .base import WorksInOneHalf, check_half, check_positive, check_source
@@ -30,6 +29,8 @@ GUARD_BIT = FIELD - 1
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
 MOST, LEAST = 0, 1
+# TIED[mask]: the moves whose bit is set in mask, in order
+TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
 
 
 class CountingWindows(WorksInOneHalf):
@@ -68,8 +69,8 @@ class CountingWindows(WorksInOneHalf):
         self._best = (MOST, 0)  # the best-scoring target and window
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
-        self._ties: dict[tuple, Move] = {}  # tie context -> the tied move last targeted
-        self._pending: tuple[tuple, tuple, tuple[Move, ...]] | None = None
+        self._ties: dict[int, Move] = {}  # tie context (see _predict) -> the tied move last targeted
+        self._pending: tuple[int, int, tuple[Move, ...]] | None = None
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -81,7 +82,7 @@ class CountingWindows(WorksInOneHalf):
         if self._seen:
             # score every window: did their move beat a move leading (trailing) its counts?
             target = (their_move - 1) % 3
-            beaten, a, b = counts[target], counts[(target + 1) % 3], counts[(target + 2) % 3]
+            beaten, a, b = counts[target], counts[their_move], counts[(their_move + 1) % 3]
             guarded = beaten | guard  # a guard bit per field: it survives x - y iff x >= y
             most = ((guarded - a) & (guarded - b) & guard) >> GUARD_BIT
             least = (((a | guard) - beaten) & ((b | guard) - beaten) & guard) >> GUARD_BIT
@@ -96,11 +97,13 @@ class CountingWindows(WorksInOneHalf):
                 self._ties[fine] = self._ties[coarse] = target
         move = my_move if self._mine else their_move
         recent = self._recent
-        ones = self._ones
-        for m in range(3):
-            counts[m] -= recent[m]
-            recent[m] = (recent[m] << FIELD) & self._mask
-        counts[move] += ones
+        mask = self._mask
+        r0, r1, r2 = recent
+        counts[0] -= r0
+        counts[1] -= r1
+        counts[2] -= r2
+        recent[0], recent[1], recent[2] = (r0 << FIELD) & mask, (r1 << FIELD) & mask, (r2 << FIELD) & mask
+        counts[move] += self._ones
         recent[move] |= 1
         positions = self._positions[move]
         positions.append(self._seen)
@@ -112,37 +115,37 @@ class CountingWindows(WorksInOneHalf):
 
     def _rescan(self) -> tuple[int, int]:
         """The best-scoring target and window (the first, smallest window on ties)."""
-        best_kind, best_window, best = MOST, 0, -1
-        for kind in (MOST, LEAST):
-            fields = array("H", self._scores[kind].to_bytes(2 * self.max_window, sys.byteorder))
-            top = max(fields)
-            if top > best:
-                best_kind, best_window, best = kind, fields.index(top), top
-        return best_kind, best_window
+        # both targets' scores in one array, MOST's first: the first largest field is the answer
+        fields = array("H", (self._scores[LEAST] << (FIELD * self.max_window) | self._scores[MOST])
+                       .to_bytes(4 * self.max_window, sys.byteorder))
+        best = fields.index(max(fields))
+        return divmod(best, self.max_window)
 
     def _predict(self) -> Move | None:
         self._pending = None
         best_kind, best_window = self._best
-        if (self._scores[best_kind] >> (FIELD * best_window)) & 0xFFFF < self._threshold:
-            return None
         shift = FIELD * best_window
-        counts = [(c >> shift) & 0x7FFF for c in self._counts]
+        if (self._scores[best_kind] >> shift) & 0xFFFF < self._threshold:
+            return None
+        c0, c1, c2 = counts = ((self._counts[0] >> shift) & 0x7FFF, (self._counts[1] >> shift) & 0x7FFF,
+                               (self._counts[2] >> shift) & 0x7FFF)
         extreme = max(counts) if best_kind == MOST else min(counts)
-        tied = tuple(m for m in range(3) if counts[m] == extreme)
+        mask = (c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2
+        tied = TIED[mask]
         if len(tied) == 1:
             return (tied[0] + 1) % 3
-        # a tie: read it by the order the moves present entered the window, and the last seen
-        start = self._seen - best_window - 1  # the window's first position
-        firsts = []
-        for m in range(3):
-            positions = self._positions[m]
-            i = bisect_left(positions, start)
-            if i < len(positions):
-                firsts.append((positions[i], m))
-        order = tuple(m for _, m in sorted(firsts))
-        last = max(tied, key=lambda m: self._positions[m][-1] if counts[m] else -1)
-        coarse = (best_kind, tied)
-        fine = (best_kind, tied, order, last)
+        # a tie: read it by the order the moves present entered the window, and the last seen;
+        # a move's first position in the window is its count-th latest (its positions keep
+        # at least ``max_window`` of its latest)
+        positions = self._positions
+        order = 0  # the moves present, earliest first, as base-4 digits 1..3
+        for _, m in sorted([(positions[m][-counts[m]], m) for m in range(3) if counts[m]]):
+            order = order * 4 + m + 1
+        last = max(tied, key=lambda m: positions[m][-1] if counts[m] else -1)
+        # the contexts as integers: the coarse one (target, tied moves) below 16, the fine one
+        # (also the order and the last seen) above
+        coarse = best_kind << 3 | mask
+        fine = ((order << 2 | last) << 4 | coarse) + 16
         self._pending = (fine, coarse, tied)
         chosen = self._ties.get(fine)
         if chosen is None:

@@ -1128,3 +1128,41 @@ def test_half_must_be_named() -> None:
     for cls, kwargs in ((CountingWindows, {}), (PeriodicMoves, {}), (CalibratedMarkovChain, {})):
         with pytest.raises(ValueError, match="'neither'"):
             cls(**kwargs, half="neither")
+
+
+def noisy_replies_to_hidden_model(predictor: Predictor, rounds: int, prior: dict[Move, tuple[int, int, int]],
+                                  noise: float, seed: int) -> int:
+    """As :func:`replies_to_hidden_model`, with our side's reply a random move a ``noise``
+    share of the time, and the other side random: rounds where predict() missed the hidden
+    prediction (silence counts as a miss), after the first 100."""
+    rng = random.Random(seed)
+    counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
+    misses = 0
+    last = None
+    for i in range(rounds):
+        their = rng.randrange(3)
+        if last is None:
+            mine = R
+        else:
+            hidden = hidden_choice(counts[last], (R, P, S))
+            misses += i >= 100 and predictor.predict() != hidden
+            mine = rng.randrange(3) if rng.random() < noise else beats(hidden)
+            counts[last][their] += 1
+        predictor.update(mine, their)
+        last = their
+    return misses
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_calibrated_chain_reads_a_counting_side_through_its_noise(seed: int) -> None:
+    """A side carrying hidden counts (an earlier match) that replies at random one round in
+    ten: a contradiction that the row's other recent replies outvote is taken for noise, so
+    the chain keeps predicting instead of relearning the row from one reply."""
+    prior = {R: (30, 31, 29), P: (33, 30, 30), S: (28, 29, 30)}
+
+    class Forgetful(CalibratedMarkovChain):
+        MEMORY = 0  # rebuilds a contradicted row from the latest reply alone
+
+    remembering = noisy_replies_to_hidden_model(CalibratedMarkovChain(2), 1000, prior, 0.1, seed)
+    forgetting = noisy_replies_to_hidden_model(Forgetful(2), 1000, prior, 0.1, seed)
+    assert remembering < 0.6 * forgetting

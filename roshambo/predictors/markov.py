@@ -11,6 +11,9 @@ counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.sh
 """
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Sequence
+
 from ..moves import Move
 from .base import SYMBOLS, WorksInOneHalf, argmax3, check_half, check_positive, check_source, real_side
 
@@ -150,12 +153,25 @@ class CalibratedMarkovChain(WorksInOneHalf):
     With ``infer_shift`` the reply may also be the prediction second-guessed (rotated once or
     twice more): the bounds are kept under all three readings of a reply, and the prediction
     uses the reading that has contradicted the replies least of late.
+    A noisy side (one that sometimes plays at random) breaks the model now and then with a
+    reply that is not its counting's. So a contradiction of a row that had fitted its last
+    ``TRUSTED_FITS`` replies running, in the reading in use, looks back at the row's last
+    ``MEMORY`` replies, newest first, each kept if it fits those kept before it: if at least
+    two more of them fit together without the latest reply than with it, the latest is taken
+    for noise and the bounds are rebuilt from the others (the row keeps speaking); otherwise
+    the row restarts from the latest reply and abstains until a reply fits, as a side whose
+    counts really changed needs. The look-back is bounded by ``MEMORY``, so still O(1), and
+    rare: facing a side the model does not fit, rows seldom fit eight replies running. A
+    chain over a window keeps no replies: its hidden counts leave the window, so older
+    replies bound offsets that no longer hold.
     """
 
     SCALE = 3  # offsets 0..2 below one count can encode any order of ties
 
     MISFIT_DECAY = 0.9  # how fast a reading's record of contradictions fades
     MISFIT_MARGIN = 1.0  # another reading takes over once it has fitted clearly better
+    MEMORY = 16  # replies per row kept for rebuilding its bounds after a contradiction
+    TRUSTED_FITS = 8  # replies a row must have fitted running before a look-back
 
     def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their",
                  infer_shift: bool = False, half: str = "both") -> None:
@@ -179,6 +195,12 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self._all_bounds: list[dict[int, list[int]]] = [{} for _ in self._shifts]
         self._all_contradicted: list[set[int]] = [set() for _ in self._shifts]
         self._misfits = [0.0 for _ in self._shifts]
+        # per row: its last MEMORY replies, each as (row counts then, our move), newest last
+        self._replies: dict[int, deque[tuple[int, int, int, Move]]] = {}
+        self._memory = self.MEMORY if self.num_records is None else 0
+        # in the reading in use: how many replies each row has fitted since its bounds last
+        # restarted (or since that reading took over)
+        self._fits: dict[int, int] = {}
         self._bounds = self._all_bounds[0]
         self._contradicted = self._all_contradicted[0]
         self._shift = 0  # the reading in use
@@ -206,25 +228,57 @@ class CalibratedMarkovChain(WorksInOneHalf):
                 misfits = self._misfits
                 decay = self.MISFIT_DECAY
                 # reading s takes the reply for the prediction rotated s more times
-                misfits[0] = misfits[0] * decay + _constrain(
-                    all_bounds[0], all_contradicted[0], context, winner, d01, d02, d21)
-                misfits[1] = misfits[1] * decay + _constrain(
-                    all_bounds[1], all_contradicted[1], context, (winner + 2) % 3, d01, d02, d21)
-                misfits[2] = misfits[2] * decay + _constrain(
-                    all_bounds[2], all_contradicted[2], context, (winner + 1) % 3, d01, d02, d21)
+                broken = (
+                    _constrain(all_bounds[0], all_contradicted[0], context, winner, d01, d02, d21),
+                    _constrain(all_bounds[1], all_contradicted[1], context, (winner + 2) % 3, d01, d02, d21),
+                    _constrain(all_bounds[2], all_contradicted[2], context, (winner + 1) % 3, d01, d02, d21),
+                )
+                misfits[0] = misfits[0] * decay + broken[0]
+                misfits[1] = misfits[1] * decay + broken[1]
+                misfits[2] = misfits[2] * decay + broken[2]
+                shift = self._shift
+                if self._memory:
+                    self._look_back(context, shift, broken[shift])
                 best = misfits.index(min(misfits))
-                if misfits[best] < misfits[self._shift] - self.MISFIT_MARGIN:
+                if misfits[best] < misfits[shift] - self.MISFIT_MARGIN:
                     self._shift = best
                     self._bounds = all_bounds[best]
                     self._contradicted = all_contradicted[best]
+                    self._fits = {}
             else:
-                _constrain(self._bounds, self._contradicted, context, winner, d01, d02, d21)
+                broke = _constrain(self._bounds, self._contradicted, context, winner, d01, d02, d21)
+                if self._memory:
+                    self._look_back(context, 0, broke)
+            if self._memory:
+                replies = self._replies.get(context)
+                if replies is None:
+                    replies = self._replies[context] = deque(maxlen=self._memory)
+                replies.append((n0, n1, n2, my_move))
             counts.count(context, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length = length = length + 1
         self._prediction = prediction = None if length < needed else self._calibrated(context, table.get(context))
         return prediction
+
+    def _look_back(self, context: int, shift: int, broke: bool) -> None:
+        """Count the row's fits in the reading in use (``shift``); when a row that had fitted
+        ``TRUSTED_FITS`` replies running has just been contradicted (and restarted from the
+        latest reply), rebuild it from its older replies instead if they outvote the latest."""
+        fits = self._fits
+        if not broke:
+            fits[context] = fits.get(context, 0) + 1
+            return
+        if fits.get(context, 0) >= self.TRUSTED_FITS:
+            rows = self._all_bounds[shift]
+            older = self._replies.get(context, ())
+            _, kept = _refit(rows[context], older, shift)
+            without, kept_without = _refit([-UNBOUNDED, UNBOUNDED] * 3, older, shift)
+            if kept_without > kept + 1:  # the latest reply is the odd one out: noise
+                rows[context] = without
+                self._all_contradicted[shift].discard(context)
+                return
+        fits[context] = 0
 
     def predict(self) -> Move | None:
         return self._prediction
@@ -295,6 +349,38 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
         return True
     contradicted.discard(context)
     return False
+
+
+def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int) -> list[int] | None:
+    """``bounds`` with one remembered reply (row counts, our move) read with ``shift``, as a
+    new list, or None if it does not fit them."""
+    n0, n1, n2, my_move = reply
+    winner = (my_move + 2 - shift) % 3
+    low_a, high_a, low_b, high_b, low_c, high_c = bounds
+    if winner == 0:
+        high_a = min(high_a, n0 - n1)
+        high_b = min(high_b, n0 - n2)
+    elif winner == 1:
+        low_a = max(low_a, n0 - n1 + 1)
+        low_c = max(low_c, n2 - n1)
+    else:
+        low_b = max(low_b, n0 - n2 + 1)
+        high_c = min(high_c, n2 - n1 - 1)
+    tightened = [low_a, high_a, low_b, high_b, low_c, high_c]
+    return tightened if _close(tightened) else None
+
+
+def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
+           shift: int) -> tuple[list[int], int]:
+    """``bounds`` tightened by each of ``replies``, newest first, that fits those kept
+    before it (as a new list; ``bounds`` is left as it was); and how many were kept."""
+    kept = 0
+    for reply in reversed(replies):
+        tightened = _tightened(bounds, reply, shift)
+        if tightened is not None:
+            bounds = tightened
+            kept += 1
+    return bounds, kept
 
 
 def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:

@@ -42,14 +42,14 @@ so a simulator is found out sooner, until the record holds as much as a decayed 
 (1 / (1 - trust_decay) rounds' worth); from there they age it too, so that a long losing
 spell is forgotten in a few dozen rounds once the opponent can be beaten again. Each round
 we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds 1/2
-(Thompson 1933), and play at random otherwise. The prior
-(a, b) starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent,
-and one or two unlucky ones must not send the engine to random play after it has found an
-honest opponent out; but a simulator beats every round we follow, so the prior must give way
-after three or four straight losses. It fades to (1, 1) as the match goes on, so an opponent
-that simulates us meets evidence, not optimism. Against anything we really beat, the
-probability of following goes to 1 within a few rounds; once a Hoeffding bound puts the chance
-of a draw below 1/2 under one in a billion, the draw is skipped.
+(Thompson 1933), and play at random otherwise. The prior (a, b) starts optimistic, (5, 1):
+the first rounds of a match are guesses whoever the opponent, and one or two unlucky ones
+must not send the engine to random play after it has found an honest opponent out; but a
+simulator beats every round we follow, so the prior must give way after three or four
+straight losses. It fades to (1, 1) as the match goes on, so an opponent that simulates us
+meets evidence, not optimism. Against anything we really beat, the probability of following
+goes to 1 within a few rounds; once a Hoeffding bound puts the chance of a draw below 1/2
+under one in a billion, the draw is skipped.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -342,12 +342,8 @@ class Ensemble:
             self._wins = decay * self._wins + (result == 1)
             self._losses = decay * self._losses + (result == 2)
         elif intended != NO_MOVE:
-            # a hedged round still shows whether the opponent answered the move we would
-            # have played: a simulator of our code keeps beating it while we hedge, an honest
-            # opponent we have found out keeps losing to it, which brings us back. It adds
-            # to the record without ageing it (a simulator is found out sooner), until the
-            # record holds as much as followed rounds can hold: from there on it ages too,
-            # so that a long losing spell is forgotten as fast as after followed rounds.
+            # what the move we would have played won (see the module docstring): added
+            # without ageing until the record is full, then scaled back to its capacity
             result = (intended - theirs) % 3
             wins = self._wins + (result == 1)
             losses = self._losses + (result == 2)

@@ -179,8 +179,8 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
         self._symbol = SYMBOLS[source]
-        self._shifts = (0, 1, 2) if infer_shift else (0,)
         self._shifted = bool(infer_shift)
+        self._readings = 3 if infer_shift else 1  # shifts 0, 1, 2 of a reply, or 0 alone
         self._needed = self.seq_len - 1
         self.half = check_half(half)
         suffix = "" if num_records is None else f"@{num_records}"
@@ -192,9 +192,9 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self._counts = ContinuationCounts(self.num_records, self.SCALE)
         # per reading of a reply (shift): the rows' bounds, and the rows whose latest reply
         # broke the model
-        self._all_bounds: list[dict[int, list[int]]] = [{} for _ in self._shifts]
-        self._all_contradicted: list[set[int]] = [set() for _ in self._shifts]
-        self._misfits = [0.0 for _ in self._shifts]
+        self._all_bounds: list[dict[int, list[int]]] = [{} for _ in range(self._readings)]
+        self._all_contradicted: list[set[int]] = [set() for _ in range(self._readings)]
+        self._misfits = [0.0] * self._readings
         # per row: its last MEMORY replies, each as (row counts then, our move), newest last
         self._replies: dict[int, deque[tuple[int, int, int, Move]]] = {}
         self._memory = self.MEMORY if self.num_records is None else 0

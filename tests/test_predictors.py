@@ -820,6 +820,29 @@ def replies_to_hidden_model(predictor: Predictor, theirs: Sequence[Move],
     return errors
 
 
+def misses_of_hidden_model(predictor: Predictor, rng: random.Random, rounds: int,
+                           prior: dict[Move, tuple[int, int, int]],
+                           reply: Callable[[Move, random.Random], Move]) -> int:
+    """As :func:`replies_to_hidden_model`, with the other side random (from ``rng``) and our
+    side playing ``reply(hidden prediction, rng)``: the rounds where predict() missed the
+    hidden prediction (silence counts as a miss), after the first 100."""
+    counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
+    misses = 0
+    last = None
+    for i in range(rounds):
+        their = rng.randrange(3)
+        if last is None:
+            mine = R
+        else:
+            hidden = hidden_choice(counts[last], (R, P, S))
+            misses += i >= 100 and predictor.predict() != hidden
+            mine = reply(hidden, rng)
+            counts[last][their] += 1
+        predictor.update(mine, their)
+        last = their
+    return misses
+
+
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
 @pytest.mark.parametrize("prior", PRIORS, ids=["no-prior", "prior-a", "prior-b"])
 def test_calibrated_chain_learns_hidden_offsets_and_tie_order(
@@ -1014,20 +1037,7 @@ def test_shifted_calibration_reads_a_second_guessing_reply(shift: int) -> None:
     prior = PRIORS[1]
 
     def errors(predictor: Predictor) -> int:
-        counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
-        wrong, previous = 0, None
-        for i in range(600):
-            their = rng.randrange(3)
-            if previous is None:
-                mine = R
-            else:
-                hidden = hidden_choice(counts[previous], (R, P, S))
-                wrong += i >= 100 and predictor.predict() != hidden
-                mine = (hidden + 1 + shift) % 3
-                counts[previous][their] += 1
-            predictor.update(mine, their)
-            previous = their
-        return wrong
+        return misses_of_hidden_model(predictor, rng, 600, prior, lambda hidden, _: (hidden + 1 + shift) % 3)
 
     assert errors(CalibratedMarkovChain(2, infer_shift=True)) <= 5  # of 500 rounds
     if shift:
@@ -1130,29 +1140,6 @@ def test_half_must_be_named() -> None:
             cls(**kwargs, half="neither")
 
 
-def noisy_replies_to_hidden_model(predictor: Predictor, rounds: int, prior: dict[Move, tuple[int, int, int]],
-                                  noise: float, seed: int) -> int:
-    """As :func:`replies_to_hidden_model`, with our side's reply a random move a ``noise``
-    share of the time, and the other side random: rounds where predict() missed the hidden
-    prediction (silence counts as a miss), after the first 100."""
-    rng = random.Random(seed)
-    counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
-    misses = 0
-    last = None
-    for i in range(rounds):
-        their = rng.randrange(3)
-        if last is None:
-            mine = R
-        else:
-            hidden = hidden_choice(counts[last], (R, P, S))
-            misses += i >= 100 and predictor.predict() != hidden
-            mine = rng.randrange(3) if rng.random() < noise else beats(hidden)
-            counts[last][their] += 1
-        predictor.update(mine, their)
-        last = their
-    return misses
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_calibrated_chain_reads_a_counting_side_through_its_noise(seed: int) -> None:
     """A side carrying hidden counts (an earlier match) that replies at random one round in
@@ -1163,6 +1150,9 @@ def test_calibrated_chain_reads_a_counting_side_through_its_noise(seed: int) -> 
     class Forgetful(CalibratedMarkovChain):
         MEMORY = 0  # rebuilds a contradicted row from the latest reply alone
 
-    remembering = noisy_replies_to_hidden_model(CalibratedMarkovChain(2), 1000, prior, 0.1, seed)
-    forgetting = noisy_replies_to_hidden_model(Forgetful(2), 1000, prior, 0.1, seed)
+    def noisy(hidden: Move, rng: random.Random) -> Move:
+        return rng.randrange(3) if rng.random() < 0.1 else beats(hidden)
+
+    remembering = misses_of_hidden_model(CalibratedMarkovChain(2), random.Random(seed), 1000, prior, noisy)
+    forgetting = misses_of_hidden_model(Forgetful(2), random.Random(seed), 1000, prior, noisy)
     assert remembering < 0.6 * forgetting

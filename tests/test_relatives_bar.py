@@ -31,10 +31,12 @@ SAMPLE = [
 ]
 
 
-@pytest.mark.parametrize("spec", SAMPLE)
-def test_engine_wins_99_percent_of_decisive_games_fresh_and_carrying_state(spec: str) -> None:
+def decisive_games(spec: str) -> list[tuple[int, int]]:
+    """Our wins and losses in two 1000-game matches against one instance of ``spec``: fresh,
+    then the bot carrying its state into the second match (a fresh engine each time)."""
     bot = make_opponent(spec, random.Random(1))
-    for match in range(2):  # fresh, then the bot carrying its state into a second match
+    records = []
+    for match in range(2):
         engine = Agent(random.Random(100 + match))
         wins = losses = 0
         ours = theirs = None
@@ -43,6 +45,13 @@ def test_engine_wins_99_percent_of_decisive_games_fresh_and_carrying_state(spec:
             wins += (a - b) % 3 == 1
             losses += (a - b) % 3 == 2
             ours, theirs = a, b
+        records.append((wins, losses))
+    return records
+
+
+@pytest.mark.parametrize("spec", SAMPLE)
+def test_engine_wins_99_percent_of_decisive_games_fresh_and_carrying_state(spec: str) -> None:
+    for match, (wins, losses) in enumerate(decisive_games(spec)):
         assert wins / (wins + losses) >= 0.99, (spec, match, wins, losses)
 
 
@@ -59,15 +68,6 @@ NOISY_SHORTFALL = 5.0  # points below best_rate(noise)
 @pytest.mark.parametrize("spec", NOISY_SAMPLE)
 def test_engine_reads_a_noisy_context_counter_fresh_and_carrying_state(spec: str) -> None:
     share = float(spec.split(",noise=")[1])
-    bot = make_opponent(spec, random.Random(1))
-    for match in range(2):
-        engine = Agent(random.Random(100 + match))
-        wins = losses = 0
-        ours = theirs = None
-        for _ in range(1000):
-            a, b = engine.move(theirs), bot.move(ours)
-            wins += (a - b) % 3 == 1
-            losses += (a - b) % 3 == 2
-            ours, theirs = a, b
+    for match, (wins, losses) in enumerate(decisive_games(spec)):
         shortfall = 100 * (best_rate(share) - wins / (wins + losses))
         assert shortfall <= NOISY_SHORTFALL, (spec, match, wins, losses, shortfall)

@@ -26,6 +26,7 @@ from roshambo.predictors import (
     CalibratedMarkovChain,
     FrequencyCounter,
     HistoryMatcher,
+    LaggedRolls,
     MarkovChain,
     OutcomeRollTable,
     Predictor,
@@ -259,6 +260,12 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (WindowLeaders, {"window": 0}, 0),
     (WindowLeaders, {"min_count": 0}, 0),
     (WindowLeaders, {"decay": 1.5}, 1.5),
+    (LaggedRolls, {"reference": "both"}, "both"),
+    (LaggedRolls, {"max_lag": 0}, 0),
+    (LaggedRolls, {"decay": 0.0}, 0.0),
+    (LaggedRolls, {"min_hits": 0}, 0),
+    (LaggedRolls, {"min_hits": "2"}, "2"),
+    (LaggedRolls, {"half": "neither"}, "neither"),
     (CountingWindows, {"source": "both"}, "both"),
     (CountingWindows, {"max_window": 0}, 0),
     (CountingWindows, {"min_score": 0}, 0),
@@ -371,6 +378,25 @@ def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fract
     return None if roll is None else ((t if reference == "their" else m) + roll) % 3
 
 
+def lagged_rolls_reference(rounds: Sequence[Round], reference: str, max_lag: int, decay: Fraction,
+                           min_hits: int) -> Move | None:
+    """Exact weights: cell (k, r) gains decay ** (age of round i) for every round i whose
+    opponent move is the reference move of round i - k turned by r; the largest cell, the
+    smallest lag and roll on ties, speaks once it holds min_hits straight hits' worth."""
+    n = len(rounds)
+    side = [m if reference == "mine" else t for m, t in rounds]
+    cells = [Fraction(0)] * (3 * max_lag)
+    for i in range(n):
+        for k in range(1, min(max_lag, i) + 1):
+            cells[3 * (k - 1) + (rounds[i][1] - side[i - k]) % 3] += decay ** (n - 1 - i)
+    top = max(cells)
+    bar = sum(decay ** i for i in range(min_hits)) * Fraction(999, 1000)
+    if top == 0 or top < bar:
+        return None
+    lag, roll = divmod(cells.index(top), 3)
+    return (side[n - 1 - lag] + roll) % 3
+
+
 def sharpest_reference(rounds: Sequence[Round], decay: Fraction) -> Move | None:
     """Exact weights: their move in round i counts decay ** (age in rounds) after each of
     four views of round i - 1; the view with the largest top share wins, the first of
@@ -468,6 +494,10 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: outcome_roll_reference(rounds, predictor.reference, decay,
                                                      predictor.by_result)
+    if isinstance(predictor, LaggedRolls):
+        decay = Fraction(predictor.decay).limit_denominator(1000)
+        return lambda rounds: lagged_rolls_reference(rounds, predictor.reference, predictor.max_lag,
+                                                     decay, int(predictor.min_hits))
     if isinstance(predictor, BlendedContexts):
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
     if isinstance(predictor, SharpestContext):
@@ -506,6 +536,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     OutcomeRollTable("their", decay=0.5), OutcomeRollTable("mine", decay=1.0),
     OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
     SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
+    LaggedRolls("mine", 1), LaggedRolls("their", 5, decay=0.5), LaggedRolls("mine", 3, decay=1.0, min_hits=4),
     BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
     WindowLeaders("mine", 1), WindowLeaders("mine", 4), WindowLeaders("their", 7, min_count=5),
     WindowLeaders("mine", 4, decay=0.6), WindowLeaders("their", 6, min_count=2, decay=0.5),
@@ -946,6 +977,45 @@ def test_outcome_roll_table_recent_evidence_outweighs_old() -> None:
     for k in range(1, 21):
         expected = R if k <= 6 else S  # S + 1 while +1 still dominates, then S + 0
         assert got[51 + k] == expected, f"after {k} rounds of roll 0"
+
+
+@pytest.mark.parametrize("lag", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("roll", [0, 1, 2])
+def test_lagged_rolls_lock_on_a_reaction_to_our_move_k_rounds_back(lag: int, roll: int) -> None:
+    """A bot playing our move ``lag`` rounds back turned by ``roll`` (beat it, copy it,
+    lose to it) is predicted within a few rounds of its first reactions, whatever the lag
+    (chance agreements of the other lags over the random opening may lead for a round or
+    three), and from then on without a miss."""
+    rng = random.Random(31 * lag + roll)
+    mine = [rng.randrange(3) for _ in range(80)]
+    theirs = [rng.randrange(3) if i < lag else (mine[i - lag] + roll) % 3 for i in range(80)]
+    got = predictions(LaggedRolls("mine", 8), list(zip(mine, theirs)))
+    # got[i] predicts round i; the reaction has been seen three times after round lag + 2
+    wrong = [i for i in range(lag + 3, 80) if got[i] != theirs[i]]
+    assert len(wrong) <= 3 and all(i < lag + 6 for i in wrong), wrong
+    assert got[lag + 12:-1] == theirs[lag + 12:]
+
+
+def test_lagged_rolls_wait_for_three_hits_and_relearn_a_new_lag() -> None:
+    """Silent until a (lag, roll) has held three times running; after a switch from lag 1 to
+    lag 3 the decayed counts (0.9) let the new reaction lead within ten rounds."""
+    rng = random.Random(5)
+    mine = [rng.randrange(3) for _ in range(200)]
+    theirs = [R] + [(mine[i - 1] + 1) % 3 if i < 100 else mine[i - 3] for i in range(1, 200)]
+    got = predictions(LaggedRolls("mine", 4), list(zip(mine, theirs)))
+    assert got[:3] == [None, None, None]
+    assert got[10:100] == theirs[10:100]
+    assert got[110:-1] == theirs[110:]
+
+
+def test_lagged_rolls_keep_predicting_after_the_weights_are_folded_back() -> None:
+    """At decay 0.5 the scale passes RESCALE_AT after about 330 rounds: the fold must not
+    change what is predicted."""
+    rng = random.Random(9)
+    mine = [rng.randrange(3) for _ in range(1000)]
+    theirs = [R, R] + [(mine[i - 2] + 2) % 3 for i in range(2, 1000)]
+    got = predictions(LaggedRolls("mine", 3, decay=0.5), list(zip(mine, theirs)))
+    assert got[10:-1] == theirs[10:]
 
 
 def test_sharpest_context_decays_by_0_9_by_default() -> None:

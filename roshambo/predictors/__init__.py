@@ -12,6 +12,7 @@ from .base import Predictor
 from .blend import BlendedContexts
 from .frequency import FrequencyCounter
 from .history import HistoryMatcher
+from .lags import LaggedRolls
 from .leaders import WindowLeaders
 from .markov import CalibratedMarkovChain, MarkovChain
 from .outcome import OutcomeRollTable
@@ -62,6 +63,8 @@ def _lineup() -> list[Factory]:
     # a cycle of any period up to 16, read through its noise
     factories.append(lambda rng: PeriodicMoves("their", 16, half="direct"))
     factories.append(lambda rng: BlendedContexts(4))
+    # an opponent answering our move 1 to 8 rounds back by a fixed turn (beat, copy, lose)
+    factories.append(lambda rng: LaggedRolls("mine", 8))
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 
@@ -87,6 +90,7 @@ __all__ = [
     "CountingWindows",
     "FrequencyCounter",
     "HistoryMatcher",
+    "LaggedRolls",
     "MarkovChain",
     "OutcomeRollTable",
     "PeriodicMoves",

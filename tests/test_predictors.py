@@ -34,6 +34,7 @@ from roshambo.predictors import (
     SharpestContext,
     WindowLeaders,
 )
+from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
 from roshambo.predictors.periods import PeriodicMoves
 from roshambo.predictors.windows import FIELD, CountingWindows
 
@@ -266,6 +267,12 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (LaggedRolls, {"min_hits": 0}, 0),
     (LaggedRolls, {"min_hits": "2"}, "2"),
     (LaggedRolls, {"half": "neither"}, "neither"),
+    (DecayedContexts, {"max_order": 0}, 0),
+    (DecayedContexts, {"memories": (1,)}, (1,)),
+    (DecayedContexts, {"memories": ()}, ()),
+    (DecayedContexts, {"memories": [None]}, [None]),
+    (DecayedContexts, {"min_score": 0}, 0),
+    (DecayedContexts, {"half": "x"}, "x"),
     (CountingWindows, {"source": "both"}, "both"),
     (CountingWindows, {"max_window": 0}, 0),
     (CountingWindows, {"min_score": 0}, 0),
@@ -397,6 +404,48 @@ def lagged_rolls_reference(rounds: Sequence[Round], reference: str, max_lag: int
     return (side[n - 1 - lag] + roll) % 3
 
 
+def decayed_contexts_reference(rounds: Sequence[Round], max_order: int,
+                               memories: tuple[int | None, ...], min_score: int) -> Move | None:
+    """Recount from scratch, exactly. A pair (order k, memory m) expects, after n rounds, the
+    most counted (first of R, P, S on ties; R if never seen) of their moves that followed
+    their last k moves, each context's older counts times 1 - 1/m at each recurrence. Every
+    round i it had an expectation e for scores its turn (my_move - e - 1) mod 3 with weight
+    keep ** (age of round i); the largest (pair, turn), the first on ties, once it holds
+    min_score straight replies' worth, predicts e + turn."""
+    theirs = [t for _, t in rounds]
+    decays = [Fraction(1) if m is None else 1 - Fraction(1, m) for m in memories]
+    keep = Fraction(SCORE_KEEP)
+
+    def expected_after(n: int) -> list[Move | None]:
+        out: list[Move | None] = []
+        for k in range(1, max_order + 1):
+            for decay in decays:
+                if n < k:
+                    out.append(None)
+                    continue
+                row = [Fraction(0)] * 3
+                for i in range(k, n):
+                    if theirs[i - k:i] == theirs[n - k:n]:
+                        row = [c * decay for c in row]
+                        row[theirs[i]] += 1
+                out.append(argmax_first(row) or 0)
+        return out
+
+    n = len(rounds)
+    scores = [Fraction(0)] * (3 * max_order * len(decays))
+    for i in range(n):
+        for pair, e in enumerate(expected_after(i)):
+            if e is not None:
+                scores[3 * pair + (rounds[i][0] - e - 1) % 3] += keep ** (n - 1 - i)
+    top = max(scores)
+    bar = sum(keep ** i for i in range(min_score)) * Fraction(999, 1000)
+    if top == 0 or top < bar:
+        return None
+    pair, turn = divmod(scores.index(top), 3)
+    e = expected_after(n)[pair]
+    return None if e is None else (e + turn) % 3
+
+
 def sharpest_reference(rounds: Sequence[Round], decay: Fraction) -> Move | None:
     """Exact weights: their move in round i counts decay ** (age in rounds) after each of
     four views of round i - 1; the view with the largest top share wins, the first of
@@ -498,6 +547,9 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: lagged_rolls_reference(rounds, predictor.reference, predictor.max_lag,
                                                      decay, int(predictor.min_hits))
+    if isinstance(predictor, DecayedContexts):
+        return lambda rounds: decayed_contexts_reference(rounds, predictor.max_order, predictor.memories,
+                                                         predictor.min_score)
     if isinstance(predictor, BlendedContexts):
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
     if isinstance(predictor, SharpestContext):
@@ -537,6 +589,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
     SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
     LaggedRolls("mine", 1), LaggedRolls("their", 5, decay=0.5), LaggedRolls("mine", 3, decay=1.0, min_hits=4),
+    DecayedContexts(1, (None,), half="both"), DecayedContexts(2, (2, 5), min_score=1, half="both"),
     BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
     WindowLeaders("mine", 1), WindowLeaders("mine", 4), WindowLeaders("their", 7, min_count=5),
     WindowLeaders("mine", 4, decay=0.6), WindowLeaders("their", 6, min_count=2, decay=0.5),
@@ -1016,6 +1069,43 @@ def test_lagged_rolls_keep_predicting_after_the_weights_are_folded_back() -> Non
     theirs = [R, R] + [(mine[i - 2] + 2) % 3 for i in range(2, 1000)]
     got = predictions(LaggedRolls("mine", 3, decay=0.5), list(zip(mine, theirs)))
     assert got[10:-1] == theirs[10:]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("decay", [1.0, 0.95, 0.8])
+@pytest.mark.parametrize("rotation", [0, 1, 2])
+def test_decayed_contexts_read_a_context_counter_of_any_order_memory_and_turn(
+    k: int, decay: float, rotation: int
+) -> None:
+    """Shown the swapped histories (as the mirrored half is), the predictor names the move
+    a counter of our last k moves expects of us, turned as the counter turns it: the counter
+    then plays that move + 1. Our moves: random stretches and repeated patterns, so that
+    contexts recur. Few misses after the first 150 rounds, whatever the order, the decay
+    (memories 20 and 5 are not on the grid) and the second-guessing."""
+    from roshambo.opponents.relatives import ContextCounter
+
+    bot = ContextCounter(k, decay, rotation)
+    rng = random.Random(100 * k + rotation)
+    predictor = DecayedContexts()
+    ours: Move | None = None
+    misses = 0
+    for t in range(600):
+        theirs = bot.move(ours)
+        if t >= 150:
+            q = predictor.predict()
+            misses += q is None or (q + 1) % 3 != theirs
+        ours = rng.randrange(3) if t % 40 < 25 else (0, 1, 1, 2)[t % 4]
+        predictor.update(theirs, ours)  # swapped: the bot's reply is "mine", our move "theirs"
+    assert misses <= 60, misses  # of 450 (a guess would miss about 300)
+
+
+def test_decayed_contexts_idle_in_the_direct_half() -> None:
+    predictor = DecayedContexts()
+    predictor.share({}, mirrored=False)
+    assert [predictor.update(m, t) for m, t in random_rounds(3, 50)] == [None] * 50
+    predictor.reset()
+    predictor.share({}, mirrored=True)
+    assert any(predictor.update(m, m) is not None for m, _ in random_rounds(3, 50))
 
 
 def test_sharpest_context_decays_by_0_9_by_default() -> None:

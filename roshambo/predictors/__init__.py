@@ -10,6 +10,7 @@ from typing import Callable
 
 from .base import Predictor
 from .blend import BlendedContexts
+from .decayed import DecayedContexts
 from .frequency import FrequencyCounter
 from .history import HistoryMatcher
 from .lags import LaggedRolls
@@ -65,6 +66,9 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: BlendedContexts(4))
     # an opponent answering our move 1 to 8 rounds back by a fixed turn (beat, copy, lose)
     factories.append(lambda rng: LaggedRolls("mine", 8))
+    # an opponent counting what followed our last 1 to 3 moves, forgetting: every memory
+    # doubling from 4 to 64 recurrences, and the whole match (mirrored half only)
+    factories.append(lambda rng: DecayedContexts(3))
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 
@@ -88,6 +92,7 @@ __all__ = [
     "Factory",
     "CalibratedMarkovChain",
     "CountingWindows",
+    "DecayedContexts",
     "FrequencyCounter",
     "HistoryMatcher",
     "LaggedRolls",

@@ -1,0 +1,151 @@
+"""Decayed contexts: an opponent that counts what followed our last k moves, forgetting.
+
+freeCodeCamp's abbey counts which move of ours followed each of our moves and beats the
+most counted one; the same idea over our last k moves, with a context's older counts
+shrinking by a factor each time the context recurs, is a family with two parameters: the
+order k and the memory, about 1 / (1 - decay) recurrences. This predictor follows every
+order from 1 to ``max_order`` and every memory of a grid at once. Per context it keeps our
+continuations' decayed counts at each memory, so every (order, memory) pair names the move
+such an opponent expects of us; each round it checks, for every pair, which turn of that
+expectation the opponent played (beat it, as abbey does, or a second guess one or two turns
+further, Egnor 1999), keeps a decayed score per pair and turn (about the last 16 replies
+count), and predicts our move as the best pair and turn read it. It models one side
+counting the other, so it works in the mirrored half: shown the swapped histories, "their"
+moves are ours and the replies are the opponent's. Ties go to the first pair (the lower
+order, then the memory listed first: the shortest, by default) and to the first of R, P, S
+within a row, as a context never seen predicts R. A round costs one pass over the orders
+and memories, however long the match.
+"""
+from __future__ import annotations
+
+import math
+
+from ..moves import Move
+from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive
+
+SCORE_KEEP = 1.0 - 1.0 / 16  # a reply's weight in the pair scores fades by 1/16 a round
+
+
+class DecayedContexts(WorksInOneHalf):
+    """Predict their move as what a counter of their last 1 to ``max_order`` moves, with one
+    of ``memories`` (recurrences a context remembers, None: all), expects; the turn of that
+    expectation the other side answers with says which pair is followed. Silent until a pair
+    and turn has ``min_score`` straight replies' worth."""
+
+    def __init__(self, max_order: int = 3, memories: tuple[int | None, ...] = (4, 8, 16, 32, 64, None),
+                 min_score: int = 3, half: str = "mirrored") -> None:
+        self.max_order = check_positive(max_order, "max_order")
+        if (not isinstance(memories, tuple) or not memories
+                or not all(m is None or (type(m) is int and m >= 2) for m in memories)):
+            raise ValueError(f"invalid memories {memories!r}: expected a tuple of integers >= 2 or None")
+        self.memories = memories
+        self.min_score = check_positive(min_score, "min_score")
+        self.half = check_half(half)
+        self.name = f"decayed{max_order}-their"
+        self._decays = tuple(1.0 if m is None else 1.0 - 1.0 / m for m in memories)
+        self._masks = tuple((1 << 2 * k) - 1 for k in range(1, max_order + 1))
+        self._bar = sum(SCORE_KEEP ** i for i in range(min_score)) * 0.999
+        # _powers[n]: per memory, decay ** -n, up to where the smallest decay's reaches 1e150
+        smallest = min(self._decays)
+        limit = 1_000_000 if smallest == 1.0 else int(150 * math.log(10) / -math.log(smallest))
+        limit = min(limit, 4096)
+        self._powers = [tuple(d ** -n for d in self._decays) for n in range(limit)]
+        self._unseen = [0] * len(memories)  # a context never seen expects R, as a tie does
+        self.reset()
+
+    def reset(self) -> None:
+        pairs = self.max_order * len(self._decays)
+        # the last max_order moves of theirs, two bits each (1..3), the latest lowest: the
+        # context of order k is the low 2k bits, distinct across orders (no digit is 0)
+        self._context = 0
+        self._seen = 0
+        # context -> [counts so far, then per memory the three decayed counts (kept scaled, see
+        # _count), then per memory the most counted move]
+        self._rows: dict[int, list] = {}
+        self._expected: list[Move | None] = [None] * pairs  # per pair: their move it expects
+        self._scores = [0.0] * (3 * pairs)  # per pair and turn, scaled by _weight
+        self._weight = 1.0
+        self._best = -1
+        self._prediction: Move | None = None
+        self._idle = False  # set by share() in the half this predictor does not work in
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
+        expected = self._expected
+        scores = self._scores
+        self._weight = weight = self._weight / SCORE_KEEP
+        best = self._best
+        top = scores[best] if best >= 0 else 0.0
+        cell = 0
+        for e in expected:  # which turn of each pair's expectation my_move answered
+            if e is not None:
+                hit = cell + (my_move - e - 1) % 3
+                value = scores[hit] = scores[hit] + weight
+                if value > top or value == top and hit < best:
+                    best, top = hit, value
+            cell += 3
+        if weight > RESCALE_AT:
+            self._scores = [s / weight for s in scores]
+            self._weight = 1.0
+            top /= weight
+        self._best = best
+        rows = self._rows
+        masks = self._masks
+        context = self._context
+        for k in range(min(self._seen, self.max_order)):  # count their move after each context
+            self._count(rows, context & masks[k], their_move)
+        self._context = context = (context << 2 | their_move + 1) & masks[-1]
+        self._seen += 1
+        memories = len(self._decays)
+        first = 1 + 3 * memories  # where a row's most counted moves start
+        pair = 0
+        for k in range(min(self._seen, self.max_order)):  # what each pair expects next
+            row = rows.get(context & masks[k])
+            expected[pair:pair + memories] = self._unseen if row is None else row[first:]
+            pair += memories
+        if best < 0 or top < self._bar * self._weight:
+            prediction = None
+        else:
+            pair, turn = divmod(best, 3)
+            e = expected[pair]
+            prediction = None if e is None else (e + turn) % 3
+        self._prediction = prediction
+        return prediction
+
+    def _count(self, rows: dict[int, list], key: int, move: Move) -> None:
+        """Count ``move`` after the context ``key`` at every memory. A row that has counted n
+        moves keeps each memory's counts divided by decay ** (n - 1), so the n-th move adds
+        decay ** -n' (n' = n - 1 before it) instead of every count shrinking: the most
+        counted move is the same either way, and only the counted move can take the lead.
+        Before the scale runs out of range it is folded back in."""
+        memories = len(self._decays)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = [0] + [0.0] * (3 * memories) + [0] * memories
+        n = row[0]
+        adds = self._powers[n]
+        lead = 1 + 3 * memories
+        base = 1
+        for j in range(memories):
+            cell = base + move
+            value = row[cell] = row[cell] + adds[j]
+            leader = row[lead + j]
+            if leader != move:
+                other = row[base + leader]
+                if value > other or value == other and move < leader:
+                    row[lead + j] = move
+            base += 3
+        n += 1
+        if n == len(self._powers):
+            # back to the scale of one count: the real counts are the kept ones times
+            # decay ** (n - 1)
+            shrink = self._powers[n - 1]
+            for j in range(memories):
+                for cell in range(1 + 3 * j, 4 + 3 * j):
+                    row[cell] /= shrink[j]
+            n = 1
+        row[0] = n
+
+    def predict(self) -> Move | None:
+        return self._prediction

@@ -1,6 +1,7 @@
 """The predictor contract shared by every family."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
 from ..moves import Move
@@ -101,6 +102,58 @@ def check_decay(value: object, what: str) -> float:
 
 
 RESCALE_AT = 1e100  # a lazily decayed table folds its weight back in before floats lose range
+
+
+class TurnCounts:
+    """Decayed counts, per group, of which turn (0, 1, 2) of the group's reference move a
+    counted move was: the core of the lagged rolls (a group per lag) and the decayed contexts
+    (a group per order and memory). Counts are kept scaled by ``decay ** -rounds`` (a round
+    adds one weight instead of decaying every cell), and only the cells a round adds to can
+    take the lead, so the best cell (the first on ties) is kept as the counts go."""
+
+    def __init__(self, groups: int, decay: float, min_hits: int) -> None:
+        self.groups = groups
+        self.decay = decay
+        # a cell that held min_hits rounds' worth, decayed since: the weight it needs today,
+        # in units of this round's weight (a run of hits ending now holds sum(decay ** i))
+        self._bar = sum(decay ** i for i in range(min_hits)) * 0.999
+        self.reset()
+
+    def reset(self) -> None:
+        self._cells = [0.0] * (3 * self.groups)  # cell 3 g + turn, scaled by _weight
+        self._weight = 1.0
+        self._best = -1  # the best cell (-1: none yet)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TurnCounts) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def count(self, move: Move, references: Iterable[Move | None]) -> None:
+        """Count ``move`` as a turn of each group's reference (``None``: the group skips)."""
+        cells = self._cells
+        self._weight = weight = self._weight / self.decay
+        best = self._best
+        top = cells[best] if best >= 0 else 0.0
+        cell = 0
+        for reference in references:
+            if reference is not None:
+                hit = cell + (move - reference) % 3
+                value = cells[hit] = cells[hit] + weight
+                if value > top or value == top and hit < best:
+                    best, top = hit, value
+            cell += 3
+        if weight > RESCALE_AT:
+            self._cells = [c / weight for c in cells]
+            self._weight = 1.0
+        self._best = best
+
+    def leader(self) -> tuple[int, int] | None:
+        """The best (group, turn), once it holds ``min_hits`` straight rounds' worth."""
+        best = self._best
+        if best < 0 or self._cells[best] < self._bar * self._weight:
+            return None
+        return divmod(best, 3)
 
 
 def fold_weight(rows: list[list[float]], weight: float) -> float:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from ..moves import Move
-from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive
+from .base import TurnCounts, WorksInOneHalf, check_half, check_positive
 
 SCORE_KEEP = 1.0 - 1.0 / 16  # a reply's weight in the pair scores fades by 1/16 a round
 
@@ -44,7 +44,6 @@ class DecayedContexts(WorksInOneHalf):
         self.name = f"decayed{max_order}-their"
         self._decays = tuple(1.0 if m is None else 1.0 - 1.0 / m for m in memories)
         self._masks = tuple((1 << 2 * k) - 1 for k in range(1, max_order + 1))
-        self._bar = sum(SCORE_KEEP ** i for i in range(min_score)) * 0.999
         # _powers[n]: per memory, decay ** -n, up to where the smallest decay's reaches 1e150
         smallest = min(self._decays)
         limit = 1_000_000 if smallest == 1.0 else int(150 * math.log(10) / -math.log(smallest))
@@ -63,9 +62,8 @@ class DecayedContexts(WorksInOneHalf):
         # _count), then per memory the most counted move]
         self._rows: dict[int, list] = {}
         self._expected: list[Move | None] = [None] * pairs  # per pair: their move it expects
-        self._scores = [0.0] * (3 * pairs)  # per pair and turn, scaled by _weight
-        self._weight = 1.0
-        self._best = -1
+        # per pair, the turn of its expectation the replies took (group: the pair)
+        self._turns = TurnCounts(pairs, SCORE_KEEP, self.min_score)
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -73,23 +71,8 @@ class DecayedContexts(WorksInOneHalf):
         if self._idle:
             return None
         expected = self._expected
-        scores = self._scores
-        self._weight = weight = self._weight / SCORE_KEEP
-        best = self._best
-        top = scores[best] if best >= 0 else 0.0
-        cell = 0
-        for e in expected:  # which turn of each pair's expectation my_move answered
-            if e is not None:
-                hit = cell + (my_move - e - 1) % 3
-                value = scores[hit] = scores[hit] + weight
-                if value > top or value == top and hit < best:
-                    best, top = hit, value
-            cell += 3
-        if weight > RESCALE_AT:
-            self._scores = [s / weight for s in scores]
-            self._weight = 1.0
-            top /= weight
-        self._best = best
+        # which turn of each pair's expectation my_move was: it beats the expectation turned
+        self._turns.count(my_move - 1, expected)
         rows = self._rows
         masks = self._masks
         context = self._context
@@ -104,10 +87,11 @@ class DecayedContexts(WorksInOneHalf):
             row = rows.get(context & masks[k])
             expected[pair:pair + memories] = self._unseen if row is None else row[first:]
             pair += memories
-        if best < 0 or top < self._bar * self._weight:
+        leader = self._turns.leader()
+        if leader is None:
             prediction = None
         else:
-            pair, turn = divmod(best, 3)
+            pair, turn = leader
             e = expected[pair]
             prediction = None if e is None else (e + turn) % 3
         self._prediction = prediction

@@ -5,16 +5,15 @@ loses to it (Billings 1999, the "reaction" bots; the treePredictor's roll table 
 same idea one round back). This predictor reads every lag from 1 to ``max_lag`` at once:
 per lag k and roll r, a decayed count of the rounds where their move was the reference
 side's move k rounds earlier turned by r; it predicts with the best (lag, roll). Counts are
-kept scaled by ``decay ** -rounds`` (a round adds one weight instead of decaying every
-cell), and only the cells a round adds to can overtake the best, so a round costs one pass
-over the lags, however long the match.
+kept as :class:`TurnCounts` do (scaled weights, the best kept as they go), so a round costs
+one pass over the lags, however long the match.
 """
 from __future__ import annotations
 
 from collections import deque
 
 from ..moves import Move
-from .base import RESCALE_AT, WorksInOneHalf, check_decay, check_half, check_positive, check_source
+from .base import TurnCounts, WorksInOneHalf, check_decay, check_half, check_positive, check_source
 
 
 class LaggedRolls(WorksInOneHalf):
@@ -35,16 +34,11 @@ class LaggedRolls(WorksInOneHalf):
         self.name = f"lags{max_lag}-{reference}"
         self._mine = reference == "mine"
         self.half = check_half(half)
-        # a count that held min_hits rounds' worth, decayed since: the weight it needs today,
-        # in units of this round's weight (a run of hits ending now holds sum(decay ** i))
-        self._bar = sum(self.decay ** i for i in range(int(self.min_hits))) * 0.999
         self.reset()
 
     def reset(self) -> None:
         self._references: deque[Move] = deque(maxlen=self.max_lag)  # the latest last
-        self._cells = [0.0] * (3 * self.max_lag)  # cell 3 (k - 1) + r, scaled by _weight
-        self._weight = 1.0
-        self._best = -1  # the best cell (-1: none yet)
+        self._rolls = TurnCounts(self.max_lag, self.decay, int(self.min_hits))  # group k - 1: lag k
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -52,27 +46,13 @@ class LaggedRolls(WorksInOneHalf):
         if self._idle:
             return None
         references = self._references
-        cells = self._cells
-        self._weight = weight = self._weight / self.decay
-        best = self._best
-        top = cells[best] if best >= 0 else 0.0
-        cell = 0
-        for reference in reversed(references):  # lag 1 first
-            hit = cell + (their_move - reference) % 3
-            value = cells[hit] = cells[hit] + weight
-            if value > top or value == top and hit < best:
-                best, top = hit, value
-            cell += 3
-        if weight > RESCALE_AT:
-            self._cells = [c / weight for c in cells]
-            self._weight = 1.0
-            top /= weight
+        self._rolls.count(their_move, reversed(references))  # lag 1 first
         references.append(my_move if self._mine else their_move)
-        self._best = best
-        if best < 0 or top < self._bar * self._weight:
+        leader = self._rolls.leader()
+        if leader is None:
             prediction = None
         else:
-            lag, roll = divmod(best, 3)
+            lag, roll = leader
             # the move that will be lag + 1 rounds back next round is lag rounds back now
             prediction = (references[-1 - lag] + roll) % 3
         self._prediction = prediction

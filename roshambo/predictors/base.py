@@ -104,6 +104,24 @@ def check_decay(value: object, what: str) -> float:
 RESCALE_AT = 1e100  # a lazily decayed table folds its weight back in before floats lose range
 
 
+def fold_weight(rows: list[list[float]], weight: float) -> float:
+    """Divide every cell of a table kept scaled by ``weight`` (decay ** -rounds, so that a
+    round adds one weight instead of decaying every cell) and return the new weight, 1.0."""
+    for row in rows:
+        row[:] = [cell / weight for cell in row]
+    return 1.0
+
+
+def argmax3(counts: list[float]) -> Move | None:
+    """Index of the largest of three counts, the first on ties; None when all are zero."""
+    a, b, c = counts
+    if a == b == c == 0:
+        return None
+    if a >= b:
+        return 0 if a >= c else 2
+    return 1 if b >= c else 2
+
+
 class TurnCounts:
     """Decayed counts, per group, of which turn (0, 1, 2) of the group's reference move a
     counted move was: the core of the lagged rolls (a group per lag) and the decayed contexts
@@ -144,8 +162,7 @@ class TurnCounts:
                     best, top = hit, value
             cell += 3
         if weight > RESCALE_AT:
-            self._cells = [c / weight for c in cells]
-            self._weight = 1.0
+            self._weight = fold_weight([cells], weight)
         self._best = best
 
     def leader(self) -> tuple[int, int] | None:
@@ -154,21 +171,3 @@ class TurnCounts:
         if best < 0 or self._cells[best] < self._bar * self._weight:
             return None
         return divmod(best, 3)
-
-
-def fold_weight(rows: list[list[float]], weight: float) -> float:
-    """Divide every cell of a table kept scaled by ``weight`` (decay ** -rounds, so that a
-    round adds one weight instead of decaying every cell) and return the new weight, 1.0."""
-    for row in rows:
-        row[:] = [cell / weight for cell in row]
-    return 1.0
-
-
-def argmax3(counts: list[float]) -> Move | None:
-    """Index of the largest of three counts, the first on ties; None when all are zero."""
-    a, b, c = counts
-    if a == b == c == 0:
-        return None
-    if a >= b:
-        return 0 if a >= c else 2
-    return 1 if b >= c else 2

@@ -46,10 +46,10 @@ class DecayedContexts(WorksInOneHalf):
         self._masks = tuple((1 << 2 * k) - 1 for k in range(1, max_order + 1))
         # _powers[n]: per memory, decay ** -n, up to where the smallest decay's reaches 1e150
         smallest = min(self._decays)
-        limit = 1_000_000 if smallest == 1.0 else int(150 * math.log(10) / -math.log(smallest))
-        limit = min(limit, 4096)
+        limit = 4096 if smallest == 1.0 else min(4096, int(150 * math.log(10) / -math.log(smallest)))
         self._powers = [tuple(d ** -n for d in self._decays) for n in range(limit)]
         self._unseen = [0] * len(memories)  # a context never seen expects R, as a tie does
+        self._leaders = 1 + 3 * len(memories)  # where a row's most counted moves start
         self.reset()
 
     def reset(self) -> None:
@@ -80,8 +80,8 @@ class DecayedContexts(WorksInOneHalf):
             self._count(rows, context & masks[k], their_move)
         self._context = context = (context << 2 | their_move + 1) & masks[-1]
         self._seen += 1
-        memories = len(self._decays)
-        first = 1 + 3 * memories  # where a row's most counted moves start
+        memories = len(self._unseen)
+        first = self._leaders
         pair = 0
         for k in range(min(self._seen, self.max_order)):  # what each pair expects next
             row = rows.get(context & masks[k])
@@ -99,17 +99,17 @@ class DecayedContexts(WorksInOneHalf):
 
     def _count(self, rows: dict[int, list], key: int, move: Move) -> None:
         """Count ``move`` after the context ``key`` at every memory. A row that has counted n
-        moves keeps each memory's counts divided by decay ** (n - 1), so the n-th move adds
-        decay ** -n' (n' = n - 1 before it) instead of every count shrinking: the most
-        counted move is the same either way, and only the counted move can take the lead.
-        Before the scale runs out of range it is folded back in."""
-        memories = len(self._decays)
+        moves (row[0]) keeps each memory's counts divided by decay ** (n - 1), so the next
+        move adds decay ** -n instead of every count shrinking: the most counted move is the
+        same either way, and only the counted move can take the lead. Before the scale runs
+        out of range it is folded back in."""
+        memories = len(self._unseen)
         row = rows.get(key)
         if row is None:
             row = rows[key] = [0] + [0.0] * (3 * memories) + [0] * memories
         n = row[0]
         adds = self._powers[n]
-        lead = 1 + 3 * memories
+        lead = self._leaders
         base = 1
         for j in range(memories):
             cell = base + move

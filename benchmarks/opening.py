@@ -4,12 +4,15 @@ Against an opponent that simulates our code (the copy-attacker, the hedge-reader
 score is made in the first rounds, before the trust hedge has the evidence to stop
 following; the rest of a match is a uniform draw worth 0 in expectation, and only adds noise.
 So a change to the hedge is screened on the first ``--rounds`` rounds of many matches: the
-mean score (ours, +1 a win, -1 a loss) ± its standard error, and per round the share of
+mean score (ours, +1 a win, -1 a loss) ± its standard error, the games lost a match (the
+mean, the most, and how many matches lost at least 5 to 9: the fCC bar allows about ten a
+1000-game match, and the opening is where a match spends them), and per round the share of
 matches lost and the share where the engine followed its choice. Match k seeds the engine
 with k and the opponent with 10000 + k, so two engines run with the same arguments meet the
 same opponents; the per-match scores can be saved (``--json``) and compared paired.
 
     python benchmarks/opening.py copy-attacker hedge-reader [--rounds 150] [--matches 200]
+    python benchmarks/opening.py quincy --rounds 100 --matches 4000   # the tail of games lost
 """
 from __future__ import annotations
 
@@ -29,19 +32,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from roshambo.agent import Agent  # noqa: E402
 from roshambo.arena import make_player  # noqa: E402
 
+TAIL = (5, 6, 7, 8, 9)  # games lost a match, counted in the report's tail
 OPPONENT_SEED = 10_000  # match k: engine seed k, opponent seed OPPONENT_SEED + k
 
 
 @dataclass(frozen=True)
 class Opening:
-    """The engine's score in each match's first rounds, and per round over the matches: how
-    many were lost, and how many followed the engine's choice (did not hedge)."""
+    """The engine's score and games lost in each match's first rounds, and per round over
+    the matches: how many were lost, and how many followed the engine's choice (did not hedge)."""
 
     opponent: str
     rounds: int
     scores: tuple[int, ...]
     lost: tuple[int, ...]
     followed: tuple[int, ...]
+    losses: tuple[int, ...]  # games lost, per match
 
     @property
     def mean(self) -> float:
@@ -88,7 +93,8 @@ def measure(opponent: str, rounds: int, matches: int, workers: int = 2) -> Openi
         for r in range(rounds):
             lost[r] += match_lost[r]
             followed[r] += match_followed[r]
-    return Opening(opponent, rounds, tuple(score for score, _, _ in results), tuple(lost), tuple(followed))
+    return Opening(opponent, rounds, tuple(score for score, _, _ in results), tuple(lost), tuple(followed),
+                   tuple(sum(match_lost) for _, match_lost, _ in results))
 
 
 def report(opening: Opening, shown: int = 12) -> str:
@@ -101,7 +107,10 @@ def report(opening: Opening, shown: int = 12) -> str:
     def cells(counts: tuple[int, ...]) -> str:
         return " ".join(f"{c / n:4.2f}" for c in counts[:shown])
 
-    return "\n".join([head, f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
+    tail = " ".join(f">={k}: {sum(n >= k for n in opening.losses)}" for k in TAIL)
+    lost = (f"  games lost a match: mean {statistics.fmean(opening.losses):.2f}, most {max(opening.losses)};"
+            f" matches with {tail}")
+    return "\n".join([head, lost, f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
                       f"  lost      {cells(opening.lost)}", f"  followed  {cells(opening.followed)}"])
 
 

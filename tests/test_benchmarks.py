@@ -140,11 +140,13 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
     first = opening.measure("hedge-reader", rounds=20, matches=3, workers=1)
     assert first == opening.measure("hedge-reader", rounds=20, matches=3, workers=1)
     assert len(first.scores) == 3 and len(first.lost) == len(first.followed) == 20
+    assert len(first.losses) == 3 and sum(first.losses) == sum(first.lost)
     # the first move is a hedge; after it the reader beats every move we follow
     assert first.followed[0] == 0 and first.lost[1] >= first.followed[1] > 0
     assert all(-20 <= s <= 20 for s in first.scores) and first.mean < 0
     text = opening.report(first)
     assert text.startswith(f"hedge-reader: {first.mean:+.2f} +- ") and "followed" in text
+    assert f"most {max(first.losses)};" in text and f">=5: {sum(n >= 5 for n in first.losses)} " in text
 
 
 def test_the_opening_benchmark_beats_a_rock_and_refuses_bad_arguments() -> None:

@@ -49,7 +49,12 @@ simulator beats every round we follow, so the prior must give way after three or
 straight losses. It fades to (1, 1) as the match goes on, so an opponent that simulates us
 meets evidence, not optimism. Against anything we really beat, the probability of following
 goes to 1 within a few rounds; once a Hoeffding bound puts the chance of a draw below 1/2
-under one in a billion, the draw is skipped.
+under one in a billion, the draw is skipped. In the opening a tie counts with the wins, as a
+round the choice was not beaten, with a weight that fades by ``tie_fading`` a round (half
+in 11 rounds): a simulator answers what it predicts and never ties it, while a third of an
+honest opponent's early guesses tie us, so a spell of unlucky losses among them no longer
+sends the engine to random play. Later the ties go uncounted: against bots that predict us
+part of the time (the modern history matchers), their ties would keep us following.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -180,13 +185,14 @@ class EnsembleConfig:
     caution_rounds: int = 100
     caution_margin: float = 1.0
     caution_reach: float = 2.0
+    tie_fading: float = 0.94
 
     def __post_init__(self) -> None:
         windows = self.windows
         if (not isinstance(windows, tuple) or not windows
                 or not all(type(w) is int and w >= 1 for w in windows)):
             raise ValueError(f"invalid windows {windows!r}: expected a tuple of positive round counts")
-        for name in ("meta_decay", "trust_decay", "prior_fading"):
+        for name in ("meta_decay", "trust_decay", "prior_fading", "tie_fading"):
             check_decay(getattr(self, name), name)
         prior = self.trust_prior
         if (not isinstance(prior, tuple) or len(prior) != 2
@@ -326,8 +332,9 @@ class Ensemble:
         self._current = 0  # the meta-meta choice being followed
         self._trusted = False  # whether the last move followed the meta-meta choice
         # the record of our deterministic choices: decayed wins and losses (see observe)
-        self._wins = 0.0
+        self._wins = 0.0  # rounds won, and early on tied (see the module docstring)
         self._losses = 0.0
+        self._tie_credit = 1.0  # what a tie adds to the wins this round: fades by tie_fading
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
@@ -339,13 +346,13 @@ class Ensemble:
         if trusted:
             decay = self.config.trust_decay
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
-            self._wins = decay * self._wins + (result == 1)
+            self._wins = decay * self._wins + (result == 1) + self._tie_credit * (result == 0)
             self._losses = decay * self._losses + (result == 2)
         elif intended != NO_MOVE:
             # what the move we would have played won (see the module docstring): added
             # without ageing until the record is full, then scaled back to its capacity
             result = (intended - theirs) % 3
-            wins = self._wins + (result == 1)
+            wins = self._wins + (result == 1) + self._tie_credit * (result == 0)
             losses = self._losses + (result == 2)
             if wins + losses > self._capacity:
                 scale = self._capacity / (wins + losses)
@@ -353,6 +360,7 @@ class Ensemble:
                 losses *= scale
             self._wins = wins
             self._losses = losses
+        self._tie_credit *= self.config.tie_fading
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:

@@ -4,9 +4,10 @@ Against an opponent that simulates our code (the copy-attacker, the hedge-reader
 score is made in the first rounds, before the trust hedge has the evidence to stop
 following; the rest of a match is a uniform draw worth 0 in expectation, and only adds noise.
 So a change to the hedge is screened on the first ``--rounds`` rounds of many matches: the
-mean score (ours, +1 a win, -1 a loss) ± its standard error, the games lost a match (the
-mean, the most, and how many matches lost at least 5 to 9: the fCC bar allows about ten a
-1000-game match, and the opening is where a match spends them), and per round the share of
+mean score (ours, +1 a win, -1 a loss) ± its standard error, the games lost in those
+rounds a match (the mean, the most, and how many matches lost at least 5 to 9: the fCC bar
+allows about ten a 1000-game match, and the opening is where a match spends them), and per
+round the share of
 matches lost and the share where the engine followed its choice. Match k seeds the engine
 with k and the opponent with 10000 + k, so two engines run with the same arguments meet the
 same opponents; the per-match scores can be saved (``--json``) and compared paired.
@@ -46,7 +47,7 @@ class Opening:
     scores: tuple[int, ...]
     lost: tuple[int, ...]
     followed: tuple[int, ...]
-    losses: tuple[int, ...]  # games lost, per match
+    losses: tuple[int, ...]  # games lost, per match (``lost`` counts matches, per round)
 
     @property
     def mean(self) -> float:
@@ -98,7 +99,8 @@ def measure(opponent: str, rounds: int, matches: int, workers: int = 2) -> Openi
 
 
 def report(opening: Opening, shown: int = 12) -> str:
-    """The mean score ± standard error, and the first ``shown`` rounds' shares."""
+    """The mean score ± standard error, the games lost a match (mean, most, the tail), and
+    the first ``shown`` rounds' shares."""
     n = len(opening.scores)
     head = (f"{opening.opponent}: {opening.mean:+.2f} +- {opening.stderr:.2f} over the first "
             f"{opening.rounds} rounds of {n} matches")
@@ -107,10 +109,10 @@ def report(opening: Opening, shown: int = 12) -> str:
     def cells(counts: tuple[int, ...]) -> str:
         return " ".join(f"{c / n:4.2f}" for c in counts[:shown])
 
-    tail = " ".join(f">={k}: {sum(n >= k for n in opening.losses)}" for k in TAIL)
-    lost = (f"  games lost a match: mean {statistics.fmean(opening.losses):.2f}, most {max(opening.losses)};"
-            f" matches with {tail}")
-    return "\n".join([head, lost, f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
+    tail = " ".join(f">={k}: {sum(games >= k for games in opening.losses)}" for k in TAIL)
+    summary = (f"  games lost a match: mean {statistics.fmean(opening.losses):.2f}, most {max(opening.losses)};"
+               f" matches with {tail}")
+    return "\n".join([head, summary, f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
                       f"  lost      {cells(opening.lost)}", f"  followed  {cells(opening.followed)}"])
 
 

@@ -34,8 +34,9 @@ early in a match is followed, since a guess is no worse than a coin there. And w
 *actually* won with our deterministic choices falls short: an opponent that simulates us
 (holding our code, not our random seed) beats exactly those choices, while the scores
 computed as if they had been played look fine. The record of our deterministic choice is
-kept as wins and losses: in a round we followed it, what it won, the record decaying by
-``trust_decay``; in a hedged round, what it would have won, since that still shows whether
+kept as wins (early on, ties too: see below) and losses: in a round we followed it, what it
+won, the record decaying by ``trust_decay``; in a hedged round, what it would have won,
+since that still shows whether
 the opponent answered it (a simulator keeps beating it while we hedge; an honest opponent we
 have found out keeps losing to it, which brings us back). Hedged rounds add without ageing,
 so a simulator is found out sooner, until the record holds as much as a decayed one can
@@ -50,11 +51,12 @@ straight losses. It fades to (1, 1) as the match goes on, so an opponent that si
 meets evidence, not optimism. Against anything we really beat, the probability of following
 goes to 1 within a few rounds; once a Hoeffding bound puts the chance of a draw below 1/2
 under one in a billion, the draw is skipped. In the opening a tie counts with the wins, as a
-round the choice was not beaten, with a weight that fades by ``tie_fading`` a round (half
-in 11 rounds): a simulator answers what it predicts and never ties it, while a third of an
-honest opponent's early guesses tie us, so a spell of unlucky losses among them no longer
-sends the engine to random play. Later the ties go uncounted: against bots that predict us
-part of the time (the modern history matchers), their ties would keep us following.
+round the choice was not beaten, with a weight of ``tie_fading`` to the power of the round
+(half by round 11, under 5% by round 50): an exact simulator answers what it predicts and
+never ties it, while a third of an honest opponent's early guesses tie us (and caution
+plays for ties), so a spell of unlucky losses among them no longer sends the engine to
+random play. Later the ties fade out: against bots that predict us part of the time (the
+modern history matchers), their ties would keep us following.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -334,7 +336,6 @@ class Ensemble:
         # the record of our deterministic choices: decayed wins and losses (see observe)
         self._wins = 0.0  # rounds won, and early on tied (see the module docstring)
         self._losses = 0.0
-        self._tie_credit = 1.0  # what a tie adds to the wins this round: fades by tie_fading
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
@@ -346,13 +347,15 @@ class Ensemble:
         if trusted:
             decay = self.config.trust_decay
             result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
-            self._wins = decay * self._wins + (result == 1) + self._tie_credit * (result == 0)
+            tie = self.config.tie_fading ** self._rounds if result == 0 else 0.0
+            self._wins = decay * self._wins + (result == 1) + tie
             self._losses = decay * self._losses + (result == 2)
         elif intended != NO_MOVE:
             # what the move we would have played won (see the module docstring): added
             # without ageing until the record is full, then scaled back to its capacity
             result = (intended - theirs) % 3
-            wins = self._wins + (result == 1) + self._tie_credit * (result == 0)
+            tie = self.config.tie_fading ** self._rounds if result == 0 else 0.0
+            wins = self._wins + (result == 1) + tie
             losses = self._losses + (result == 2)
             if wins + losses > self._capacity:
                 scale = self._capacity / (wins + losses)
@@ -360,7 +363,6 @@ class Ensemble:
                 losses *= scale
             self._wins = wins
             self._losses = losses
-        self._tie_credit *= self.config.tie_fading
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:

@@ -275,8 +275,8 @@ def test_an_opponent_answering_the_intended_move_keeps_the_engine_hedging() -> N
 def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
     """An opponent that ties what we intended is not simulating us (a simulator beats it):
     in the opening those ties count with the wins, so after five beaten choices the engine
-    is back to following, where with ties uncounted the faded prior left it hedging about
-    half the time (445 of the 1,000 rounds 5-29 and 516 of the 1,200 rounds 30-59, pooled
+    is back to following, where with ties uncounted the faded prior left it hedging more
+    than 40% of the time (445 of the 1,000 rounds 5-29 and 516 of the 1,200 rounds 30-59, pooled
     over 40 seeds; 108 and 42 when this test was written). A simulator still keeps it
     hedging (the test above)."""
     opening = later = 0
@@ -289,9 +289,10 @@ def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
 
 
 def test_tie_credit_fades_to_nothing() -> None:
-    """Ties count only in the opening: with ``tie_fading`` 0.5 a tie adds 1, then 1/2, 1/4 ...
+    """Ties count only in the opening: with ``tie_fading`` 0.5 a tie in round r adds 2 ** -r
     to the record, so ties alone leave it below 2 however long they last (a hedged round
-records what the intended move would have won, so the opponent ties that one)."""
+    records what the intended move would have won, so the opponent ties that one); with
+    ties counted in full it would grow to the record's capacity, 50."""
     ensemble = Ensemble(random.Random(5), config=EnsembleConfig(tie_fading=0.5))
     for _ in range(200):
         choice = ensemble.choose()

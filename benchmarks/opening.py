@@ -7,10 +7,10 @@ So a change to the hedge is screened on the first ``--rounds`` rounds of many ma
 mean score (ours, +1 a win, -1 a loss) ± its standard error, the games lost in those
 rounds a match (the mean, the most, and how many matches lost at least 5 to 9: the fCC bar
 allows about ten a 1000-game match, and the opening is where a match spends them), and per
-round the share of
-matches lost and the share where the engine followed its choice. Match k seeds the engine
-with k and the opponent with 10000 + k, so two engines run with the same arguments meet the
-same opponents; the per-match scores can be saved (``--json``) and compared paired.
+round the share of matches lost and the share where the engine followed its choice. Match k
+seeds the engine with k and the opponent with 10000 + k, so two engines run with the same
+arguments meet the same opponents; the per-match scores can be saved (``--json``) and
+compared paired.
 
     python benchmarks/opening.py copy-attacker hedge-reader [--rounds 150] [--matches 200]
     python benchmarks/opening.py quincy --rounds 100 --matches 4000   # the tail of games lost

@@ -36,14 +36,13 @@ early in a match is followed, since a guess is no worse than a coin there. And w
 computed as if they had been played look fine. The record of our deterministic choice is
 kept as wins (early on, ties too: see below) and losses: in a round we followed it, what it
 won, the record decaying by ``trust_decay``; in a hedged round, what it would have won,
-since that still shows whether
-the opponent answered it (a simulator keeps beating it while we hedge; an honest opponent we
-have found out keeps losing to it, which brings us back). Hedged rounds add without ageing,
-so a simulator is found out sooner, until the record holds as much as a decayed one can
-(1 / (1 - trust_decay) rounds' worth); from there they age it too, so that a long losing
-spell is forgotten in a few dozen rounds once the opponent can be beaten again. Each round
-we follow the meta-meta choice only if a draw from Beta(wins + a, losses + b) exceeds 1/2
-(Thompson 1933), and play at random otherwise. The prior (a, b) starts optimistic, (5, 1):
+since that still shows whether the opponent answered it (a simulator keeps beating it while
+we hedge; an honest opponent we have found out keeps losing to it, which brings us back).
+Hedged rounds add without ageing, so a simulator is found out sooner, until the record holds
+as much as a decayed one can (1 / (1 - trust_decay) rounds' worth); from there they age it
+too, so that a long losing spell is forgotten in a few dozen rounds once the opponent can be
+beaten again. Each round we follow the meta-meta choice only if a draw from
+Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise. The prior (a, b) starts optimistic, (5, 1):
 the first rounds of a match are guesses whoever the opponent, and one or two unlucky ones
 must not send the engine to random play after it has found an honest opponent out; but a
 simulator beats every round we follow, so the prior must give way after three or four
@@ -344,25 +343,27 @@ class Ensemble:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
         intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
         trusted, self._trusted = self._trusted, False
-        if trusted:
-            decay = self.config.trust_decay
-            result = (mine - theirs) % 3  # 1 win, 2 loss, 0 tie
-            tie = self.config.tie_fading ** self._rounds if result == 0 else 0.0
-            self._wins = decay * self._wins + (result == 1) + tie
-            self._losses = decay * self._losses + (result == 2)
-        elif intended != NO_MOVE:
-            # what the move we would have played won (see the module docstring): added
-            # without ageing until the record is full, then scaled back to its capacity
-            result = (intended - theirs) % 3
-            tie = self.config.tie_fading ** self._rounds if result == 0 else 0.0
-            wins = self._wins + (result == 1) + tie
-            losses = self._losses + (result == 2)
-            if wins + losses > self._capacity:
-                scale = self._capacity / (wins + losses)
-                wins *= scale
-                losses *= scale
-            self._wins = wins
-            self._losses = losses
+        if trusted or intended != NO_MOVE:
+            # what our deterministic choice won: the move played, or in a hedged round the
+            # move we would have played (see the module docstring); early ties count too
+            result = ((mine if trusted else intended) - theirs) % 3  # 1 win, 2 loss, 0 tie
+            won = (result == 1) + (self.config.tie_fading ** self._rounds if result == 0 else 0.0)
+            lost = result == 2
+            if trusted:
+                decay = self.config.trust_decay
+                self._wins = decay * self._wins + won
+                self._losses = decay * self._losses + lost
+            else:
+                # hedged rounds add without ageing until the record is full, then are
+                # scaled back to its capacity
+                wins = self._wins + won
+                losses = self._losses + lost
+                if wins + losses > self._capacity:
+                    scale = self._capacity / (wins + losses)
+                    wins *= scale
+                    losses *= scale
+                self._wins = wins
+                self._losses = losses
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:

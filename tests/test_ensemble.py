@@ -276,9 +276,9 @@ def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
     """An opponent that ties what we intended is not simulating us (a simulator beats it):
     in the opening those ties count with the wins, so after five beaten choices the engine
     is back to following, where with ties uncounted the faded prior left it hedging more
-    than 40% of the time (445 of the 1,000 rounds 5-29 and 516 of the 1,200 rounds 30-59, pooled
-    over 40 seeds; 108 and 42 when this test was written). A simulator still keeps it
-    hedging (the test above)."""
+    than 40% of the time (445 of the 1,000 rounds 5-29 and 516 of the 1,200 rounds 30-59,
+    pooled over 40 seeds; 108 and 42 when this test was written). A simulator still keeps
+    it hedging (the test above)."""
     opening = later = 0
     for seed in range(40):
         hedged = hedges_after_five_beaten_choices(0, seed)

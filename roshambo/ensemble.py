@@ -41,20 +41,20 @@ we hedge; an honest opponent we have found out keeps losing to it, which brings 
 Hedged rounds add without ageing, so a simulator is found out sooner, until the record holds
 as much as a decayed one can (1 / (1 - trust_decay) rounds' worth); from there they age it
 too, so that a long losing spell is forgotten in a few dozen rounds once the opponent can be
-beaten again. Each round we follow the meta-meta choice only if a draw from
-Beta(wins + a, losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise. The prior (a, b) starts optimistic, (5, 1):
-the first rounds of a match are guesses whoever the opponent, and one or two unlucky ones
-must not send the engine to random play after it has found an honest opponent out; but a
-simulator beats every round we follow, so the prior must give way after three or four
-straight losses. It fades to (1, 1) as the match goes on, so an opponent that simulates us
-meets evidence, not optimism. Against anything we really beat, the probability of following
-goes to 1 within a few rounds; once a Hoeffding bound puts the chance of a draw below 1/2
-under one in a billion, the draw is skipped. In the opening a tie counts with the wins, as a
-round the choice was not beaten, with a weight of ``tie_fading`` to the power of the round
-(half by round 11, under 5% by round 50): an exact simulator answers what it predicts and
-never ties it, while a third of an honest opponent's early guesses tie us (and caution
-plays for ties), so a spell of unlucky losses among them no longer sends the engine to
-random play. Later the ties fade out: against bots that predict us part of the time (the
+beaten again. Each round we follow the meta-meta choice only if a draw from Beta(wins + a,
+losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise. The prior (a, b)
+starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent, and
+one or two unlucky ones must not send the engine to random play after it has found an honest
+opponent out; but a simulator beats every round we follow, so the prior must give way after
+three or four straight losses. It fades to (1, 1) as the match goes on, so an opponent that
+simulates us meets evidence, not optimism. Against anything we really beat, the probability
+of following goes to 1 within a few rounds; once a Hoeffding bound puts the chance of a draw
+below 1/2 under one in a billion, the draw is skipped. In the opening a tie counts with the
+wins, as a round the choice was not beaten, with a weight of ``tie_fading`` to the power of
+the round (half by round 11, under 5% by round 50): an exact simulator answers what it
+predicts and never ties it, while a third of an honest opponent's early guesses tie us (and
+caution plays for ties), so a spell of unlucky losses among them no longer sends the engine
+to random play. Later the ties fade out: against bots that predict us part of the time (the
 modern history matchers), their ties would keep us following.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,

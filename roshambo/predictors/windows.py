@@ -1,20 +1,20 @@
 """Counting windows: which window of a side's recent moves an opponent counts, and how.
 
 An opponent that beats the most (or the least) frequent of our last N moves can use any N.
-Rather than one predictor per window, this one follows every window from 1 to
-``max_window`` at once: a side's counts over all those windows are packed into one big
-integer per move (a field per window), kept up to date in O(1) big-integer operations a
-round (each window gains the new move and loses the move N rounds back, read off a packed
-indicator of the last moves that shifts one field a round). Every round it checks, for all
-windows at once, whether the opponent's move beat a move leading (or trailing) that
-window's counts, ties included, and keeps a decayed score of those hits per window and
-target. It follows the best-scoring window and target; where that window's counts tie, it
-learns which of the tied moves the opponent picks, keyed by the order in which the moves
-present entered the window and by which tied move was seen last (a fixed order, the first
-seen as ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to
-the tied moves alone until that finer context is seen (as prediction by partial matching
-does, Cleary & Witten 1984). Billings 1999, the "freqbot" family, with the window, the
-target and the tie rule left open; packed fields as in the ensemble's scores.
+Rather than one predictor per window, this one follows every window from 1 to ``max_window``
+at once: a side's counts over all those windows are packed into one big integer per move (a
+field per window), kept up to date in O(1) big-integer operations a round (the last N moves
+are the new one and the last N - 1 before it, so every field takes the next smaller window's
+count, one field up, plus the new move). Every round it checks, for all windows at once,
+whether the opponent's move beat a move leading (or trailing) that window's counts, ties
+included, and keeps a decayed score of those hits per window and target. It follows the
+best-scoring window and target; where that window's counts tie, it learns which of the tied
+moves the opponent picks, keyed by the order in which the moves present entered the window
+and by which tied move was seen last (a fixed order, the first seen as
+``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
+tied moves alone until that finer context is seen (as prediction by partial matching does,
+Cleary & Witten 1984). Billings 1999, the "freqbot" family, with the window, the target and
+the tie rule left open; packed fields as in the ensemble's scores.
 """
 from __future__ import annotations
 
@@ -61,10 +61,8 @@ class CountingWindows(WorksInOneHalf):
         self.reset()
 
     def reset(self) -> None:
-        # _counts[m]: field j holds how often m is among the last j + 1 moves;
-        # _recent[m]: field j is 1 if the move j + 1 rounds back was m (it leaves window j next)
+        # _counts[m]: field j holds how often m is among the last j + 1 moves
         self._counts = [0, 0, 0]
-        self._recent = [0, 0, 0]
         self._scores = [0, 0]  # per target (MOST, LEAST): a decayed hit score per window
         self._best = (MOST, 0)  # the best-scoring target and window
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
@@ -96,15 +94,13 @@ class CountingWindows(WorksInOneHalf):
                 fine, coarse, _ = self._pending
                 self._ties[fine] = self._ties[coarse] = target
         move = my_move if self._mine else their_move
-        recent = self._recent
+        # the last j + 1 moves are the new one and the last j before it: each window's counts
+        # are the next smaller window's, one field up, plus the new move
         mask = self._mask
-        r0, r1, r2 = recent
-        counts[0] -= r0
-        counts[1] -= r1
-        counts[2] -= r2
-        recent[0], recent[1], recent[2] = (r0 << FIELD) & mask, (r1 << FIELD) & mask, (r2 << FIELD) & mask
+        counts[0] = (counts[0] << FIELD) & mask
+        counts[1] = (counts[1] << FIELD) & mask
+        counts[2] = (counts[2] << FIELD) & mask
         counts[move] += self._ones
-        recent[move] |= 1
         positions = self._positions[move]
         positions.append(self._seen)
         if len(positions) > 2 * self.max_window:

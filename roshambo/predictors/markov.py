@@ -18,19 +18,17 @@ from ..moves import Move
 from .base import SYMBOLS, WorksInOneHalf, argmax3, check_half, check_positive, check_source, real_side
 
 
-NO_COUNTS = (0, 0, 0)  # the counts after a context never seen
-
-
 class ContinuationCounts:
     """How often each move followed each context, over the match or the last ``window``
     records (a ring of records, so forgetting the oldest is O(1)); each record counts
-    ``amount``."""
+    ``amount``. A context's row is fetched (created empty if new) when the context is
+    formed, so that the move that follows is counted into it without a second look-up."""
 
     def __init__(self, window: int | None, amount: int = 1) -> None:
         self.window = window
         self.amount = amount
         self.table: dict[int, list[int]] = {}
-        self._ring: list[tuple[int, Move]] = [(0, 0)] * (window or 0)
+        self._ring: list[tuple[list[int], Move]] = [([0, 0, 0], 0)] * (window or 0)
         self._records = 0
 
     def __eq__(self, other: object) -> bool:
@@ -38,21 +36,25 @@ class ContinuationCounts:
 
     __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
 
-    def count(self, context: int, move: Move) -> None:
-        """Count ``move`` after ``context``, forgetting the oldest record."""
-        table = self.table
-        row = table.get(context)
+    def row(self, context: int) -> list[int]:
+        """The counts after ``context``, a row of zeros if it was never counted."""
+        row = self.table.get(context)
         if row is None:
-            row = table[context] = [0, 0, 0]
+            row = self.table[context] = [0, 0, 0]
+        return row
+
+    def count(self, row: list[int], move: Move) -> None:
+        """Count ``move`` in a context's ``row`` (from :meth:`row`), forgetting the oldest
+        record."""
         window = self.window
         if window is not None:
             slot = self._records % window
             if self._records >= window:
-                old_context, old_move = self._ring[slot]
-                table[old_context][old_move] -= self.amount
-            self._ring[slot] = (context, move)
+                old_row, old_move = self._ring[slot]
+                old_row[old_move] -= self.amount
+            self._ring[slot] = (row, move)
+            self._records += 1
         row[move] += self.amount
-        self._records += 1
 
 
 class MarkovChain:
@@ -78,6 +80,7 @@ class MarkovChain:
         self._counts = ContinuationCounts(self.num_records)
         self._context = 0  # last seq_len - 1 symbols, base 10 digits
         self._length = 0
+        self._row: list[int] | None = None  # the counts after the context (None: too short)
         self._owner: MarkovChain | None = None  # whose counts this one reads, if shared
         self._prediction: Move | None = None
 
@@ -102,17 +105,17 @@ class MarkovChain:
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         owner = self._owner
         if owner is None:
-            length = self._length
-            counts = self._counts
-            if length >= self._needed:
-                counts.count(self._context, their_move)
+            row = self._row
+            if row is not None:  # the row of last round's context: count their move there
+                if self.num_records is None:
+                    row[their_move] += 1  # count(), inlined: this runs for most chains, twice a round
+                else:
+                    self._counts.count(row, their_move)
             context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
-            length = self._length = length + 1
-        else:  # borrowed counts: the owner has just counted this round
-            counts = owner._counts
-            context = owner._context
-            length = owner._length
-        row = counts.table.get(context) if length >= self._needed else None
+            length = self._length = self._length + 1
+            row = self._row = self._counts.row(context) if length >= self._needed else None
+        else:  # borrowed counts: the owner has just counted this round and read the new row
+            row = owner._row
         if row is None:
             prediction = None
         else:
@@ -218,7 +221,8 @@ class CalibratedMarkovChain(WorksInOneHalf):
         length = self._length
         context = self._context
         if length >= needed:
-            n0, n1, n2 = table.get(context, NO_COUNTS)
+            row = counts.row(context)
+            n0, n1, n2 = row
             # every reply bounds differences of the row's counts: computed once for all readings
             d01, d02, d21 = n0 - n1, n0 - n2, n2 - n1
             winner = (my_move + 2) % 3
@@ -254,7 +258,7 @@ class CalibratedMarkovChain(WorksInOneHalf):
                 if replies is None:
                     replies = self._replies[context] = deque(maxlen=self._memory)
                 replies.append((n0, n1, n2, my_move))
-            counts.count(context, their_move)
+            counts.count(row, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length = length = length + 1

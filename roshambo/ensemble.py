@@ -260,14 +260,14 @@ class Ensemble:
             (config.rotation_penalty if r else 0.0) + (config.window_penalty if a else 0.0)
             for a in range(len(config.windows)) for r in range(3)
         )
-        # the fields of selectable strategies (the others hold keys never compared)
+        # the fields of selectable strategies: only they are scored (the others' keys stay 0,
+        # so they are never compared, and a knockout needs no mask)
         self._selectable = sum(FIELD_ONES << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
         self._rounds_of_max = _halvings(len(fields))
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
         credits = [naive if k == 0 else 0 for _ in range(2 * n) for k in range(3)]
-        self._prior = int.from_bytes(_packed(*credits), "little")
         # the most a record decayed by trust_decay every round can hold (1 / (1 - decay))
         decay = self.config.trust_decay
         self._capacity = math.inf if decay == 1.0 else 1.0 / (1.0 - decay)
@@ -283,6 +283,10 @@ class Ensemble:
         if 2 * self._shift + STREAK_BITS + self._index_bits > GUARD:
             raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
         self._positions = sum((strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+        # scores are kept where a key holds them, shifted up past the key's lower parts, so
+        # that a window's keys are one subtraction away (see choose_move)
+        self._key_shift = self._shift + STREAK_BITS + self._index_bits
+        self._prior = (int.from_bytes(_packed(*credits), "little") & self._selectable) << self._key_shift
         self._field_bits = tuple(8 * FIELD * f for f in fields)  # where strategy s's field starts
         self._strategies = strategies
         # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
@@ -290,6 +294,7 @@ class Ensemble:
         self._patterns = self._by_their_move(PATTERN)
         self._accuracy_patterns = self._by_their_move(ACCURACY)
         self._ones = int.from_bytes(_packed(*([1] * len(fields))), "little")
+        self._streak_step = self._ones << self._index_bits  # one more round of every streak
         self._guards = self._ones << GUARD
         self.reset()
 
@@ -321,8 +326,11 @@ class Ensemble:
         # the last choice: move, strategy, window, meta-meta choice, its score, trusted, cautious
         self._decision: tuple[Move, int, int, int, float, bool, bool] | None = None
         self._rounds = 0
-        self._total = self._prior  # packed cumulative (reward + 1) of every strategy
-        self._streaks = 0  # packed current winning streak of every strategy
+        # packed cumulative (reward + 1) of every selectable strategy, shifted by key_shift
+        self._total = self._prior
+        # packed current winning streak of every strategy, where a key holds it (shifted by
+        # index_bits)
+        self._streaks = 0
         self._ring: list[int] = [self._prior] * self._span  # past totals, by round modulo span
         windows = len(self.config.windows)
         self._meta_moves: list[int] = [NO_MOVE] * windows
@@ -368,14 +376,14 @@ class Ensemble:
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
             self._accuracy += _gather(self._accuracy_patterns[theirs], direct, mirrored)
-        rewards = _gather(self._patterns[theirs], direct, mirrored)
+        rewards = _gather(self._patterns[theirs], direct, mirrored) & self._selectable
         self._rounds += 1
-        self._total += rewards
+        self._total += rewards << self._key_shift
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
             self._streaks = 0  # keep every streak below 2 ** STREAK_BITS
         # a strategy won where its field holds 2 (bit 1): all ones there, zeros elsewhere
         won = ((rewards >> 1) & self._ones) * FIELD_ONES
-        self._streaks = (self._streaks + self._ones) & won
+        self._streaks = (self._streaks + self._streak_step) & won
         self._ring[self._rounds % self._span] = self._total
         meta_decay = self.config.meta_decay
         rotated = ROTATED[theirs]
@@ -423,13 +431,16 @@ class Ensemble:
         rounds = self._rounds
         total = self._total
         expects = self._expects
-        longest = self._span - 1
-        tiebreak = total if longest >= rounds else total - self._ring[(rounds - longest) % self._span]
-        index_bits = self._index_bits
-        tiebreak = (tiebreak << STREAK_BITS | self._streaks) << index_bits | self._positions
         ring = self._ring
         span = self._span
-        shift = self._shift + STREAK_BITS + index_bits
+        longest = span - 1
+        index_bits = self._index_bits
+        # ties within a window go to the better record over the longest window: every field
+        # holds at most 2 * longest, so it fits between a key's score and its streak
+        tiebreak = total if longest >= rounds else total - ring[(rounds - longest) % span]
+        tiebreak = tiebreak >> self._shift | self._streaks | self._positions
+        # the keys of a window as long as the match: a window's keys lack its older rounds
+        whole = total + tiebreak
         selectable = self._selectable
         knockout = self._rounds_of_max
         last = self._strategies - 1
@@ -440,17 +451,13 @@ class Ensemble:
         ones = self._ones
         guards = self._guards
         for a, window in enumerate(self.config.windows):
-            scores = total if window >= rounds else total - ring[(rounds - window) % span]
-            # ties within a window go to the better record over the longest window:
-            # every field holds at most 2 * longest, so shifting keeps fields apart
-            keys = (scores << shift) + tiebreak
-            selected = keys & selectable
+            keys = whole if window >= rounds else whole - ring[(rounds - window) % span]
             # the last winner usually still leads: check it against every field at once (the
             # guard bit survives where it is at least the field), before a whole knockout
             winner = winners[a]
-            top = (selected >> winner) & FIELD_ONES if winner >= 0 else -1
-            if top < 0 or (((top * ones) | guards) - selected) & guards != guards:
-                top = _largest(selected, knockout)
+            top = (keys >> winner) & FIELD_ONES if winner >= 0 else -1
+            if top < 0 or (((top * ones) | guards) - keys) & guards != guards:
+                top = _largest(keys, knockout)
             best = last - (top & index_mask)
             winners[a] = self._field_bits[best]
             e = expects(best)

@@ -10,9 +10,9 @@ class RandomGuess:
     """Predict a uniformly random move from an injected random source."""
 
     name = "random"
-    # Its strategies are scored like any other, as the noise floor, but the meta-strategy
-    # never follows them: a lucky streak of a coin is not evidence. Random play enters
-    # through the ensemble's hedge instead.
+    # The meta-strategy never follows its strategies (so the ensemble does not score them):
+    # a lucky streak of a coin is not evidence. Random play enters through the ensemble's
+    # hedge instead.
     selectable = False
 
     def __init__(self, rng: random.Random | None = None) -> None:

@@ -73,11 +73,11 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
-from .predictors.base import check_decay
+from .predictors.base import check_decay, works_as
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
 # For X ~ Beta(a, b) with integers a, b: P(X <= 1/2) = P(Binomial(a + b - 1, 1/2) >= a), which
@@ -137,10 +137,12 @@ def _sides(table: tuple[bytes, ...]) -> Parts:
     return direct.__getitem__, mirrored.__getitem__
 
 
-def _gather(parts: Parts, direct: list[Move | None], mirrored: list[Move | None]) -> int:
-    """One packed integer of every half's part: the direct halves', then the mirrored ones'."""
+def _gather(parts: Parts, direct: list[Move | None], mirrored: list[Move | None], idle: int) -> int:
+    """One packed integer of every half's part: the working direct halves', the working
+    mirrored ones', then ``idle`` silent halves' parts."""
     of_direct, of_mirrored = parts
-    return int.from_bytes(b"".join(chain(map(of_direct, direct), map(of_mirrored, mirrored))), "little")
+    return int.from_bytes(b"".join(chain(map(of_direct, direct), map(of_mirrored, mirrored),
+                                         repeat(of_direct(None), idle))), "little")
 
 
 # PATTERN[d]: (reward + 1) of strategies k = 0, 1, 2 when the opponent played e + d, with e
@@ -238,7 +240,8 @@ class Ensemble:
             raise ValueError("an ensemble needs at least one predictor")
         self.config = config if config is not None else EnsembleConfig()
         probe = random.Random(0)
-        selectable = {name: getattr(make(probe), "selectable", True) for name, make in factories.items()}
+        probes = {name: make(probe) for name, make in factories.items()}
+        selectable = {name: getattr(probes[name], "selectable", True) for name in factories}
         if not any(selectable.values()):
             raise ValueError("an ensemble needs at least one selectable predictor")
         # the order of the strategies breaks ties (the first wins): selectable ones first
@@ -248,11 +251,23 @@ class Ensemble:
             f"{name}{mark}.{k}" for name in self._factories for mark in ("", "'") for k in range(3)
         )
         strategies = 6 * sum(selectable.values())
-        # Strategy s = 6 i + 3 m + k (predictor i, mirrored m, rotation k) is packed in field
-        # 3 (i + n m) + k: the direct halves first, then the mirrored ones, so each side's
-        # parts are gathered in one pass over its predictors.
+        # Only the halves that work are updated (a one-half predictor idles in its other half,
+        # always silent). Strategy s = 6 i + 3 m + k (predictor i, mirrored m, rotation k) is
+        # packed in the three fields of its half's slot: the working direct halves first, then
+        # the working mirrored ones, so each side's parts are gathered in one pass over what
+        # they said, then the idle halves, whose parts are always the same.
         n = len(order)
-        fields = [3 * (i + n * m) + k for i in range(n) for m in range(2) for k in range(3)]
+        working = tuple(tuple(i for i, name in enumerate(order) if works_as(probes[name], m)) for m in (False, True))
+        slots = [(i, m) for m in range(2) for i in working[m]]
+        slots += [(i, m) for m in range(2) for i in range(n) if i not in working[m]]
+        slot = {half: position for position, half in enumerate(slots)}
+        fields = [3 * slot[i, m] + k for i in range(n) for m in range(2) for k in range(3)]
+        self._working = working
+        self._idle = len(slots) - len(working[0]) - len(working[1])
+        # where predictor i's direct (mirrored) half's prediction is in the list of what the
+        # working halves said (-1: an idle half)
+        self._said_at = tuple(tuple(working[m].index(i) if i in working[m] else -1 for i in range(n))
+                              for m in range(2))
         # Occam at the meta-meta level: second-guessing rotations and shorter windows must
         # beat the plain longest-window choice by a margin before they are followed.
         config = self.config
@@ -317,12 +332,13 @@ class Ensemble:
                 share = getattr(half, "share", None)
                 if share is not None:
                     share(shared, mirrored)
-        # bound methods, looked up once per match rather than once per predictor a round
-        self._updates = [d.update for d in direct]
-        self._mirror_updates = [m.update for m in mirror]
-        # what each half's predictor said last round (None: nothing)
-        self._direct: list[Move | None] = [None] * len(direct)
-        self._mirrored: list[Move | None] = [None] * len(mirror)
+        # bound methods of the working halves, looked up once per match rather than once per
+        # predictor a round
+        self._updates = [direct[i].update for i in self._working[0]]
+        self._mirror_updates = [mirror[i].update for i in self._working[1]]
+        # what each working half's predictor said last round (None: nothing)
+        self._direct: list[Move | None] = [None] * len(self._updates)
+        self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
         # the last choice: move, strategy, window, meta-meta choice, its score, trusted, cautious
         self._decision: tuple[Move, int, int, int, float, bool, bool] | None = None
         self._rounds = 0
@@ -375,8 +391,8 @@ class Ensemble:
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
-            self._accuracy += _gather(self._accuracy_patterns[theirs], direct, mirrored)
-        rewards = _gather(self._patterns[theirs], direct, mirrored) & self._selectable
+            self._accuracy += _gather(self._accuracy_patterns[theirs], direct, mirrored, self._idle)
+        rewards = _gather(self._patterns[theirs], direct, mirrored, self._idle) & self._selectable
         self._rounds += 1
         self._total += rewards << self._key_shift
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
@@ -398,10 +414,14 @@ class Ensemble:
     def _expects(self, strategy: int) -> int:
         """The opponent move a strategy's half expects this round (``NO_MOVE``: silent)."""
         i, r = divmod(strategy, 6)
-        if r < 3:
-            p = self._direct[i]
+        mirrored = r >= 3
+        at = self._said_at[mirrored][i]
+        if at < 0:
+            return NO_MOVE  # an idle half
+        if not mirrored:
+            p = self._direct[at]
             return NO_MOVE if p is None else p
-        q = self._mirrored[i]
+        q = self._mirrored[at]
         return NO_MOVE if q is None else (q + 1) % 3  # the opponent beats our predicted move
 
     def choose(self) -> Choice:
@@ -463,7 +483,7 @@ class Ensemble:
             e = expects(best)
             if e == NO_MOVE:  # a silent winner: the best speaking key, if it is level
                 if not speaking:
-                    speaking = _gather(SPEAKING, self._direct, self._mirrored) & selectable
+                    speaking = _gather(SPEAKING, self._direct, self._mirrored, self._idle) & selectable
                 rival = _largest(keys & speaking, knockout)
                 if rival and rival >> records == top >> records:
                     best = last - (rival & index_mask)
@@ -518,7 +538,7 @@ class Ensemble:
         # best record among the strategies expecting each move (twice the accuracy, plus
         # the same offset for all; 0 if no strategy expects it)
         best = [
-            _largest(accuracy & _gather(BELIEVERS[b], direct, mirrored), knockout)
+            _largest(accuracy & _gather(BELIEVERS[b], direct, mirrored, self._idle), knockout)
             for b in range(3)
         ]
         config = self.config

@@ -85,6 +85,13 @@ class WorksInOneHalf:
         self._idle = idle_in(self.half, mirrored)
 
 
+def works_as(predictor: object, mirrored: bool) -> bool:
+    """Whether ``predictor`` has anything to say as a half that is ``mirrored``, once the
+    ensemble has offered it to share (a :class:`WorksInOneHalf` predictor idles in its other
+    half; every other predictor works in both). The ensemble updates working halves only."""
+    return not (isinstance(predictor, WorksInOneHalf) and idle_in(predictor.half, mirrored))
+
+
 def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
     """Validate a length or window size."""
     if value is None and allow_none:

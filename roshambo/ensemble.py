@@ -257,7 +257,8 @@ class Ensemble:
         # the working mirrored ones, so each side's parts are gathered in one pass over what
         # they said, then the idle halves, whose parts are always the same.
         n = len(order)
-        working = tuple(tuple(i for i, name in enumerate(order) if works_as(probes[name], m)) for m in (False, True))
+        working = tuple(tuple(i for i, name in enumerate(order) if works_as(probes[name], mirrored))
+                        for mirrored in (False, True))
         slots = [(i, m) for m in range(2) for i in working[m]]
         slots += [(i, m) for m in range(2) for i in range(n) if i not in working[m]]
         slot = {half: position for position, half in enumerate(slots)}

@@ -154,19 +154,19 @@ class TurnCounts:
 
     __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
 
-    def count(self, move: Move, references: Iterable[Move | None]) -> None:
-        """Count ``move`` as a turn of each group's reference (``None``: the group skips)."""
+    def count(self, move: Move, references: Iterable[Move]) -> None:
+        """Count ``move`` as a turn of each group's reference, the first group's first (the
+        groups past the last reference given skip)."""
         cells = self._cells
         self._weight = weight = self._weight / self.decay
         best = self._best
         top = cells[best] if best >= 0 else 0.0
         cell = 0
         for reference in references:
-            if reference is not None:
-                hit = cell + (move - reference) % 3
-                value = cells[hit] = cells[hit] + weight
-                if value > top or value == top and hit < best:
-                    best, top = hit, value
+            hit = cell + (move - reference) % 3
+            value = cells[hit] = cells[hit] + weight
+            if value > top or value == top and hit < best:
+                best, top = hit, value
             cell += 3
         if weight > RESCALE_AT:
             self._weight = fold_weight([cells], weight)

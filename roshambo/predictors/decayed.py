@@ -61,7 +61,9 @@ class DecayedContexts(WorksInOneHalf):
         # context -> [counts so far, then per memory the three decayed counts (kept scaled, see
         # _count), then per memory the most counted move]
         self._rows: dict[int, list] = {}
-        self._expected: list[Move | None] = [None] * pairs  # per pair: their move it expects
+        # per pair: their move it expects, for the pairs of the orders reached so far (the
+        # lower orders' first)
+        self._expected: list[Move] = []
         # per pair, the turn of its expectation the replies took (group: the pair)
         self._turns = TurnCounts(pairs, SCORE_KEEP, self.min_score)
         self._prediction: Move | None = None
@@ -92,8 +94,7 @@ class DecayedContexts(WorksInOneHalf):
             prediction = None
         else:
             pair, turn = leader
-            e = expected[pair]
-            prediction = None if e is None else (e + turn) % 3
+            prediction = (expected[pair] + turn) % 3
         self._prediction = prediction
         return prediction
 

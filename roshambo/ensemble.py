@@ -66,6 +66,11 @@ close to the best behind b (within ``caution_reach``) and beats the best behind 
 least supported of the three. The record used is accuracy, not score: +1 each round a
 strategy's expected opponent move was played, -1/2 when it was not (zero in expectation for
 a guess), because a strategy's score counts the ties it earns as the twin of a right one.
+Caution on doubt, all match long (``caution_on_doubt``): a predictor may say that its own
+evidence leaves m + 1 open (``doubt()``, see :class:`roshambo.predictors.base.Predictor`);
+when the followed strategy's predictor does, we play b as above. A calibrated chain facing
+a counter that carries counts we never saw is in that case in a few rounds out of a hundred,
+and right in about four of five of them: a loss one time in five becomes a win, a win a tie.
 """
 from __future__ import annotations
 
@@ -189,6 +194,7 @@ class EnsembleConfig:
     caution_margin: float = 1.0
     caution_reach: float = 2.0
     tie_fading: float = 0.94
+    caution_on_doubt: bool = True
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -201,6 +207,8 @@ class EnsembleConfig:
         if (not isinstance(prior, tuple) or len(prior) != 2
                 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior)):
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
+        if not isinstance(self.caution_on_doubt, bool):
+            raise ValueError(f"invalid caution_on_doubt {self.caution_on_doubt!r}: expected True or False")
         for name in ("naive_prior", "caution_rounds"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
@@ -337,6 +345,9 @@ class Ensemble:
         # predictor a round
         self._updates = [direct[i].update for i in self._working[0]]
         self._mirror_updates = [mirror[i].update for i in self._working[1]]
+        # per half (every predictor's, by its index), how to ask whether it doubts its
+        # prediction (None: never)
+        self._doubts = [[getattr(p, "doubt", None) for p in halves] for halves in (direct, mirror)]
         # what each working half's predictor said last round (None: nothing)
         self._direct: list[Move | None] = [None] * len(self._updates)
         self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
@@ -513,7 +524,8 @@ class Ensemble:
             trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
                        or self._rng.betavariate(alpha, beta) > 0.5)
         planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
-        cautious = followable and rounds < self.config.caution_rounds and self._cautious(planned)
+        cautious = followable and (rounds < self.config.caution_rounds and self._cautious(planned)
+                                   or self.config.caution_on_doubt and self._in_doubt(self._meta_best[a]))
         intended = (planned + 2) % 3 if cautious else planned  # caution ties the expected move, beats the rival
         self._intended = self._pending = intended if followable else NO_MOVE
         move = intended if trusted else self._rng.randrange(3)
@@ -528,6 +540,14 @@ class Ensemble:
         holding our code can compute. None before the first choice, or when the hedge was
         certain (a silent or clearly losing choice)."""
         return None if self._intended == NO_MOVE else self._intended
+
+    def _in_doubt(self, strategy: int) -> bool:
+        """Whether the predictor behind ``strategy`` doubts its prediction (see
+        ``Predictor``): whatever the strategy's turn and the meta-meta rotation, the move it
+        leaves open is the one that beats the planned move."""
+        i, r = divmod(strategy, 6)
+        doubt = self._doubts[r >= 3][i]
+        return doubt is not None and doubt()
 
     def _cautious(self, move: Move) -> bool:
         """Whether a rival expectation that would beat ``move`` is close enough to the one

@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _largest
-from roshambo.moves import Move, outcome
+from roshambo.moves import PAPER, ROCK, Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
 
@@ -359,17 +359,58 @@ def test_caution_happens_and_can_be_switched_off() -> None:
     cautious = [sum(choice.cautious for _, _, choice in play(Ensemble(random.Random(seed)), "abbey", seed, 100))
                 for seed in range(5)]
     assert sum(cautious) > 0, "caution never applied against abbey in five openings"
-    off = EnsembleConfig(caution_rounds=0)
+    off = EnsembleConfig(caution_rounds=0, caution_on_doubt=False)
     for seed in range(5):
         assert not any(choice.cautious for _, _, choice in play(Ensemble(random.Random(seed), config=off),
                                                                 "abbey", seed, 100))
 
 
 def test_no_caution_after_the_opening() -> None:
-    config = EnsembleConfig(caution_rounds=30)
+    config = EnsembleConfig(caution_rounds=30, caution_on_doubt=False)
     for opponent in ("abbey", "mrugesh", "random"):
         history = play(Ensemble(random.Random(23), config=config), opponent, 24, 200)
         assert not any(choice.cautious for _, _, choice in history[30:])
+
+
+class Doubter(Echo):
+    """An echo that doubts its prediction whenever ``doubting`` says so (by round)."""
+
+    name = "doubter"
+
+    def __init__(self, doubting: Callable[[int], bool]) -> None:
+        self._doubting = doubting
+        super().__init__()
+
+    def reset(self) -> None:
+        super().reset()
+        self._rounds = 0
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        self._rounds += 1
+        return super().update(my_move, their_move)
+
+    def doubt(self) -> bool:
+        return self._last is not None and self._doubting(self._rounds)
+
+
+def test_a_doubted_prediction_is_answered_by_the_tie_or_win_move_all_match_long() -> None:
+    """Against a constant rock the echo's P.0 plays paper; when the echo doubts its
+    prediction (scissors is left open), the engine plays rock instead: it ties rock and
+    beats scissors, whatever the round. Without doubt, or with caution on doubt switched off,
+    it plays paper."""
+    every_other = {"doubter": lambda rng: Doubter(lambda rounds: rounds % 2 == 0)}
+    for config, doubted in ((EnsembleConfig(caution_rounds=0), True),
+                            (EnsembleConfig(caution_rounds=0, caution_on_doubt=False), False)):
+        ensemble = Ensemble(random.Random(3), factories=every_other, config=config)
+        seen = []
+        for round_ in range(300):
+            choice = ensemble.choose()
+            ensemble.observe(choice.move, ROCK)
+            if round_ >= 150 and not choice.hedging:
+                seen.append((round_ % 2 == 0 and doubted, choice.cautious, choice.move))
+        assert len(seen) > 100
+        for cautious, said, move in seen:
+            assert said == cautious and move == (ROCK if cautious else PAPER), (cautious, said, move)
 
 
 # --- construction and config ------------------------------------------------------------------
@@ -408,6 +449,8 @@ BAD_CONFIGS: list[object] = [
     ({"caution_reach": "2"}, "'2'"),
     ({"tie_fading": 0.0}, "0.0"),
     ({"tie_fading": 1.01}, "1.01"),
+    ({"caution_on_doubt": 1}, "1"),
+    ({"caution_on_doubt": "yes"}, "'yes'"),
 ]
 
 

@@ -18,6 +18,10 @@ class Predictor(Protocol):
     value, one call per predictor a round.
     Running a predictor on swapped arguments makes it predict *our* next move: that is the
     P' half of the Iocaine Powder strategies (Egnor 1999).
+    A predictor may also offer ``doubt() -> bool``: whether its evidence leaves open that the
+    side it predicts plays the prediction plus 2 instead (the one alternative that would
+    beat the move answering the prediction); the ensemble then plays the move that ties the
+    prediction and beats that alternative (see :mod:`roshambo.ensemble`, caution).
     """
 
     name: str

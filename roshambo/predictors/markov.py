@@ -287,6 +287,24 @@ class CalibratedMarkovChain(WorksInOneHalf):
     def predict(self) -> Move | None:
         return self._prediction
 
+    def doubt(self) -> bool:
+        """Whether the replies so far leave open that the row's argmax is the prediction
+        plus 2: the prediction takes the feasible offsets nearest zero, and where another
+        argmax is feasible too it is right about four times in five (measured against
+        order-3 context counters carrying their state), so only a move that no feasible
+        answer beats is safe. Computed on demand (one closure), not every round."""
+        prediction = self._prediction
+        if prediction is None:
+            return False
+        row = self._counts.table.get(self._context)
+        bounds = self._bounds.get(self._context)
+        if row is None or bounds is None:
+            return False
+        # feasible iff the row's bounds still close with a reply whose argmax is that move
+        # (a reply read with shift 0 names the argmax as our move plus 2)
+        alternative = (prediction + 2) % 3
+        return _tightened(bounds, (row[0], row[1], row[2], (alternative + 1) % 3), 0) is not None
+
     def _calibrated(self, context: int, row: list[int] | None) -> Move | None:
         """argmax of the context's row plus the feasible offsets closest to zero."""
         if row is None or context in self._contradicted:

@@ -24,7 +24,7 @@ SAMPLE = [
     "counter:window=all,target=most,tie=SPR",
     "context:k=2,decay=0.8,rotation=1",
     "context:k=1,decay=0.8,rotation=1",
-    "context:k=2,decay=0.95,rotation=2",
+    "context:k=3,decay=0.99,rotation=1",
     "reaction:lag=2,mode=lose",
     "reaction:lag=3,mode=beat",
     "reaction:lag=1,mode=copy",

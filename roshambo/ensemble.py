@@ -67,10 +67,12 @@ least supported of the three. The record used is accuracy, not score: +1 each ro
 strategy's expected opponent move was played, -1/2 when it was not (zero in expectation for
 a guess), because a strategy's score counts the ties it earns as the twin of a right one.
 Caution on doubt, all match long (``caution_on_doubt``): a predictor may say that its own
-evidence leaves m + 1 open (``doubt()``, see :class:`roshambo.predictors.base.Predictor`);
-when the followed strategy's predictor does, we play b as above. A calibrated chain facing
-a counter that carries counts we never saw is in that case in a few rounds out of a hundred,
-and right in about four of five of them: a loss one time in five becomes a win, a win a tie.
+evidence leaves open that the opponent plays m + 1 (``doubt()``, see
+:class:`roshambo.predictors.base.Predictor`); when the followed strategy's predictor does,
+we play b as above. A calibrated chain facing a counter that carries counts we never saw is
+in that case in a few rounds out of a hundred, and right in about four of five of them: a
+loss one time in five becomes a win, a win a tie (and a tie, should the third move come, a
+loss).
 """
 from __future__ import annotations
 

@@ -413,6 +413,36 @@ def test_a_doubted_prediction_is_answered_by_the_tie_or_win_move_all_match_long(
             assert said == cautious and move == (ROCK if cautious else PAPER), (cautious, said, move)
 
 
+class WrongDoubter(Doubter):
+    """Always doubts, and always says paper (in either half, never the best against rock)."""
+
+    name = "wrong-doubter"
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        super().update(my_move, their_move)
+        return PAPER
+
+    def predict(self) -> Move | None:
+        return None if self._last is None else PAPER
+
+
+def test_only_the_followed_predictors_doubt_counts() -> None:
+    """Against a constant rock the echo is followed (P.0: paper) while a predictor beside
+    it always doubts but always says paper, so neither of its halves is ever the best: no
+    round is cautious."""
+    lineup = {"echo": lambda rng: Echo(), "wrong-doubter": lambda rng: WrongDoubter(lambda rounds: True)}
+    for order in (lineup, dict(reversed(lineup.items()))):
+        ensemble = Ensemble(random.Random(5), factories=order, config=EnsembleConfig(caution_rounds=0))
+        followed = 0
+        for round_ in range(300):
+            choice = ensemble.choose()
+            ensemble.observe(choice.move, ROCK)
+            if round_ >= 50 and not choice.hedging:
+                followed += 1
+                assert choice.strategy == "echo.0" and not choice.cautious and choice.move == PAPER, choice
+        assert followed > 200
+
+
 # --- construction and config ------------------------------------------------------------------
 
 

@@ -291,8 +291,9 @@ class CalibratedMarkovChain(WorksInOneHalf):
         """Whether the replies so far leave open that the row's argmax is the prediction
         plus 2: the prediction takes the feasible offsets nearest zero, and where another
         argmax is feasible too it is right about four times in five (measured against
-        order-3 context counters carrying their state), so only a move that no feasible
-        answer beats is safe. Computed on demand (one closure), not every round."""
+        order-3 context counters carrying their state), so the ensemble plays the move that
+        the prediction plus 2 cannot beat (it still loses to the prediction plus 1, which
+        against such counters was never the answer). Computed on demand (one closure)."""
         prediction = self._prediction
         if prediction is None:
             return False

@@ -902,8 +902,10 @@ def hidden_choice(counts: Sequence[int], order: Sequence[Move]) -> Move:
 
 
 def replies_to_hidden_model(predictor: Predictor, theirs: Sequence[Move],
-                            prior: dict[Move, tuple[int, int, int]], order: Sequence[Move]) -> list[bool]:
-    """Feed rounds where our side plays beats(hidden prediction); True where predict() erred."""
+                            prior: dict[Move, tuple[int, int, int]], order: Sequence[Move],
+                            each: Callable[[int, Move], None] | None = None) -> list[bool]:
+    """Feed rounds where our side plays beats(hidden prediction); True where predict() erred.
+    ``each(i, hidden)``, if given, sees every round after the first before it is fed."""
     errors = []
     counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
     for i, their in enumerate(theirs):
@@ -913,6 +915,8 @@ def replies_to_hidden_model(predictor: Predictor, theirs: Sequence[Move],
         else:
             hidden = hidden_choice(counts[theirs[i - 1]], order)
             errors.append(predictor.predict() != hidden)
+            if each is not None:
+                each(i, hidden)
             mine = beats(hidden)
             counts[theirs[i - 1]][their] += 1
         predictor.update(mine, their)
@@ -965,24 +969,20 @@ def doubts_against_hidden_model(order: Sequence[Move], prior: dict[Move, tuple[i
     hidden choice was the prediction plus 2 (the one miss that beats the move answering the
     prediction), those of them not doubted, and the rounds doubted after round 100."""
     predictor = CalibratedMarkovChain(2)
-    counts = {m: list(prior.get(m, (0, 0, 0))) for m in range(3)}
     dangerous = undoubted = doubted_late = 0
-    for i, their in enumerate(theirs):
-        if i == 0:
-            mine = R
-        else:
-            hidden = hidden_choice(counts[theirs[i - 1]], order)
-            predicted = predictor.predict()
-            doubt = predictor.doubt()
-            assert doubt is False or doubt is True
-            assert predicted is not None or not doubt
-            if predicted is not None and hidden == (predicted + 2) % 3:
-                dangerous += 1
-                undoubted += not doubt
-            doubted_late += doubt and i >= 100
-            mine = beats(hidden)
-            counts[theirs[i - 1]][their] += 1
-        predictor.update(mine, their)
+
+    def ask(i: int, hidden: Move) -> None:
+        nonlocal dangerous, undoubted, doubted_late
+        predicted = predictor.predict()
+        doubt = predictor.doubt()
+        assert doubt is False or doubt is True
+        assert predicted is not None or not doubt
+        if predicted is not None and hidden == (predicted + 2) % 3:
+            dangerous += 1
+            undoubted += not doubt
+        doubted_late += doubt and i >= 100
+
+    replies_to_hidden_model(predictor, theirs, prior, order, ask)
     return dangerous, undoubted, doubted_late
 
 

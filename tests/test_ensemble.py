@@ -550,6 +550,9 @@ class Solo:
         self._inner = inner
         self.name = inner.name
         self.selectable = getattr(inner, "selectable", True)
+        doubt = getattr(inner, "doubt", None)
+        if doubt is not None:  # a doubt bends the move: the wrapper must not hide it
+            self.doubt = doubt
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         share = getattr(self._inner, "share", None)

@@ -8,9 +8,14 @@ Either way a half (P or P') stands for one expected opponent move e, and its str
 plays ``e + 1 + k``.
 
 Each strategy is scored every round as if it had been played (+1 win, -1 loss, 0 tie),
-over sliding windows of the last 1000, 100 and 10 rounds (Iocaine's horizons, without
-its 5, 2 and 1: against the fCC bots and the classic field they added noise, or nothing,
-and each window costs time every round).
+over sliding windows of the last 1000, 100, 50, 20 and 10 rounds: Iocaine's horizons of
+10, 100 and 1000, and the 1-2-5 steps between 10 and 100, without its 5, 2 and 1 (against
+the fCC bots and the classic field they added noise, or nothing, and each window costs
+time every round). The steps between matter when a strategy is right but for one round in
+every few dozen (against an opponent counting our last 12 to 50 moves, at its leader
+changes; against a long cycle, at a position that a short context gets wrong): a 10-round
+window soon loses sight of that round, so the strategy ties an exact model found later and
+wins the tie on its longer record, while a 20- or 50-round window still sees it.
 Per window, a meta-strategy plays the best-scoring strategy's move; the meta-meta level
 scores each meta-strategy and its two rotations (the second-guessing defence once more) and
 follows the best. Scores are kept as one packed integer of cumulative counts, one 56-bit
@@ -182,7 +187,7 @@ ROTATED = tuple(
 class EnsembleConfig:
     """Tunable constants of the meta levels."""
 
-    windows: tuple[int, ...] = (1000, 100, 10)
+    windows: tuple[int, ...] = (1000, 100, 50, 20, 10)
     meta_decay: float = 0.99
     hedge_threshold: float = -3.0
     trust_decay: float = 0.98

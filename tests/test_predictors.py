@@ -1345,8 +1345,9 @@ def test_counting_windows_find_the_window_target_and_tie_rule(window: int, targe
 @pytest.mark.parametrize("noise", [0.0, 0.1, 0.2])
 def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: float) -> None:
     """Against a cycle with a share of random moves, the prediction is the cycle's next move
-    nearly whenever the cycle plays it: at most the noise's share of rounds go wrong, plus a
-    little (a random move among the three voted on each time is outvoted by the other two)."""
+    nearly whenever the cycle plays it: at most a third of the noise's share of rounds go
+    wrong, plus a little (random moves among the seven voted on each time are outvoted by
+    the others; a vote over three periods back misses 82 and 84 of 1000 at a fifth)."""
     rng = random.Random(len(pattern))
     predictor = PeriodicMoves("their", 16)
     cycle = [LETTER[c] for c in pattern]
@@ -1358,7 +1359,7 @@ def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: floa
         if rng.random() < noise:
             theirs = rng.randrange(3)
         predictor.update(rng.randrange(3), theirs)
-    assert wrong_on_cycle <= 1000 * (noise / 2 + 0.01), wrong_on_cycle
+    assert wrong_on_cycle <= 1000 * (noise / 3 + 0.01), wrong_on_cycle
 
 
 def test_periodic_moves_stay_mostly_silent_against_random_moves() -> None:

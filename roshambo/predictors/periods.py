@@ -5,9 +5,11 @@ few random moves among the cycle's break the contexts, and matching starts over.
 predictor reads the cycle by its period instead: for every p from 1 to ``max_period`` it
 keeps a decayed score of how often a move equalled the move p rounds before (all periods at
 once, in packed fields, as :mod:`.windows` does for counting windows), follows the best
-period, and predicts the majority of the moves one, two and three periods back, so that one
-random move among them does not mislead it. Billings 1999 (the cycling bots of the first
-RoShamBo competition, some with noise) read by period, in O(1) big-integer operations a round.
+period, and predicts the majority of the moves one to seven periods back, so that up to
+three random moves among them do not mislead it (with a fifth of a cycle's moves random, the
+majority of three periods back is wrong about one time in twenty, of seven under one in a
+hundred). Billings 1999 (the cycling bots of the first RoShamBo competition, some with
+noise) read by period, in O(1) big-integer operations a round.
 """
 from __future__ import annotations
 
@@ -20,11 +22,11 @@ from .base import WorksInOneHalf, check_half, check_positive, check_source
 FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
-LOOKBACK = 3  # periods voted on
+LOOKBACK = 7  # periods voted on
 
 
 class PeriodicMoves(WorksInOneHalf):
-    """Predict a side's next move from the moves one, two and three periods back, for the
+    """Predict a side's next move from the moves one to seven periods back, for the
     period from 1 to ``max_period`` that has explained its recent moves best.
 
     ``source`` is the side read ("their": a cycling opponent); silent until the best period's

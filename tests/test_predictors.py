@@ -36,6 +36,7 @@ from roshambo.predictors import (
 )
 from roshambo.predictors.base import argmax3
 from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
+from roshambo.predictors import periods
 from roshambo.predictors.periods import PeriodicMoves
 from roshambo.predictors.windows import FIELD, CountingWindows
 
@@ -1362,15 +1363,47 @@ def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: floa
     assert wrong_on_cycle <= 1000 * (noise / 3 + 0.01), wrong_on_cycle
 
 
-def test_periodic_moves_stay_mostly_silent_against_random_moves() -> None:
-    rng = random.Random(4)
+@pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPSPPRPSPPS", "PPSSRPPPRPSS", "RPSSPRRSPPSRSPRS"])
+@pytest.mark.parametrize("run_limit", [None, 3])
+def test_periodic_moves_follow_an_exact_cycle_from_its_second_period(
+        pattern: str, run_limit: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Long before the decayed score speaks, the longest run of exact repeats names the
+    period: once the cycle's second period has repeated min_run moves of its first, every
+    prediction is the cycle's next move. Runs halved at 2 ** 3 keep their leader."""
+    if run_limit is not None:
+        monkeypatch.setattr(periods, "RUN_LIMIT", run_limit)
     predictor = PeriodicMoves("their", 16)
+    cycle = [LETTER[c] for c in pattern]
+    said = [predictor.update(R, cycle[i % len(cycle)]) for i in range(400)]  # said[i]: move i + 1
+    first = len(cycle) + predictor.min_run - 1  # the run of the cycle's period is min_run long
+    assert [said[i] for i in range(first, 400)] == [cycle[(i + 1) % len(cycle)] for i in range(first, 400)]
+
+
+def test_periodic_moves_vote_stays_mostly_silent_against_random_moves() -> None:
+    rng = random.Random(4)
+    predictor = PeriodicMoves("their", 16, min_run=8192)  # no run gets that long by chance: the vote alone
     spoke = sum(predictor.update(rng.randrange(3), rng.randrange(3)) is not None for _ in range(3000))
     assert spoke < 300, spoke
 
 
+def test_periodic_moves_runs_have_no_skill_against_random_moves() -> None:
+    """Against random moves a run of min_run repeats is chance (among 16 periods, about one
+    round in two at 3): the predictions it makes are right a third of the time."""
+    rng = random.Random(4)
+    predictor = PeriodicMoves("their", 16, min_run=3)
+    spoke = right = 0
+    prediction = None
+    for _ in range(6000):
+        theirs = rng.randrange(3)
+        spoke += prediction is not None
+        right += prediction == theirs
+        prediction = predictor.update(rng.randrange(3), theirs)
+    assert 1500 < spoke < 4500 and abs(right / spoke - 1 / 3) < 0.03, (spoke, right)
+
+
 def test_periodic_moves_reject_bad_arguments() -> None:
-    for kwargs, bad in (({"source": "both"}, "'both'"), ({"max_period": 0}, "0"), ({"min_rate": 1.0}, "1.0")):
+    for kwargs, bad in (({"source": "both"}, "'both'"), ({"max_period": 0}, "0"), ({"min_rate": 1.0}, "1.0"),
+                        ({"min_run": 0}, "0"), ({"min_run": 8193}, "8193")):
         with pytest.raises(ValueError, match=re.escape(bad)):
             PeriodicMoves(**kwargs)
 

@@ -10,6 +10,16 @@ three random moves among them do not mislead it (with a fifth of a cycle's moves
 majority of three periods back is wrong about one time in twenty, of seven under one in a
 hundred). Billings 1999 (the cycling bots of the first RoShamBo competition, some with
 noise) read by period, in O(1) big-integer operations a round.
+
+The decayed score takes about fifteen hits to speak: against a new cycle of twelve, the
+better part of three periods, in which history matching is no help either (its index
+learns a context one symbol longer each time it recurs, so in the second period it mostly
+finds short, coincidental matches). Yet from its second period on, every move of an exact
+cycle equals the move p rounds before, which a shorter period almost never keeps up for
+long. So the predictor also keeps, per period, the run of the latest moves that each
+repeated the move p back, and until the decayed score speaks it predicts the move p back
+for the period with the longest run (ties: the shorter period), once that run is
+``min_run`` moves long: the longest exact repeat, Egnor's history matching read by period.
 """
 from __future__ import annotations
 
@@ -23,19 +33,22 @@ FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
 LOOKBACK = 7  # periods voted on
+RUN_LIMIT = 14  # a run reaching 2 ** 14 halves them all (order kept, but for new ties)
 
 
 class PeriodicMoves(WorksInOneHalf):
     """Predict a side's next move from the moves one to seven periods back, for the
     period from 1 to ``max_period`` that has explained its recent moves best.
 
-    ``source`` is the side read ("their": a cycling opponent); silent until the best period's
-    decayed hit rate reaches ``min_rate`` (a random side's is a third; about 15 hits running
-    reach 0.6, and a cycle with a fifth of its moves random holds about 0.7).
+    ``source`` is the side read ("their": a cycling opponent). The vote waits until the best
+    period's decayed hit rate reaches ``min_rate`` (a random side's is a third; about 15 hits
+    running reach 0.6, and a cycle with a fifth of its moves random holds about 0.7); until
+    then the move p back speaks for the period p with the longest run of exact repeats, once
+    that run is ``min_run`` long, and nothing speaks otherwise.
     """
 
     def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,
-                 half: str = "both") -> None:
+                 min_run: int = 3, half: str = "both") -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a period is read off one side's moves")
@@ -43,6 +56,10 @@ class PeriodicMoves(WorksInOneHalf):
         if isinstance(min_rate, bool) or not isinstance(min_rate, (int, float)) or not 0 < min_rate < 1:
             raise ValueError(f"invalid min_rate {min_rate!r}: expected a number in (0, 1)")
         self.min_rate = float(min_rate)
+        longest = 1 << (RUN_LIMIT - 1)  # a run just halved from the limit
+        if isinstance(min_run, bool) or not isinstance(min_run, int) or not 1 <= min_run <= longest:
+            raise ValueError(f"invalid min_run {min_run!r}: expected an integer from 1 to {longest}")
+        self.min_run = min_run
         self.name = f"period{max_period}-{source}"
         self._mine = source == "mine"
         self.half = check_half(half)
@@ -50,6 +67,10 @@ class PeriodicMoves(WorksInOneHalf):
         self._ones = sum(1 << (FIELD * j) for j in range(self.max_period))
         self._mask = (1 << (FIELD * self._fields)) - 1
         self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)
+        self._halve = self._ones * ((1 << (FIELD - 1)) - 1)  # a field's bits below its top
+        self._run_limits = self._ones << RUN_LIMIT
+        # a run field plus this sets the field's top bit exactly when the run is min_run long
+        self._run_bias = self._ones * ((1 << (FIELD - 1)) - self.min_run)
         self._threshold = int((HIT << DECAY_SHIFT) * self.min_rate)
         self.reset()
 
@@ -57,6 +78,7 @@ class PeriodicMoves(WorksInOneHalf):
         # _recent[m]: field j is 1 if the move j + 1 rounds back was m
         self._recent = [0, 0, 0]
         self._score = 0  # field p - 1: a decayed score of "a move equalled the one p back"
+        self._runs = 0  # field p - 1: how many latest moves each equalled the one p back
         self._best = 0  # the best period, minus one
         self._seen = 0
         self._prediction: Move | None = None
@@ -70,6 +92,10 @@ class PeriodicMoves(WorksInOneHalf):
         hits = recent[move] & self._ones
         score = self._score
         self._score = score = score - ((score >> DECAY_SHIFT) & self._low) + hits * HIT
+        # one longer where the move repeated the one p back, zero where it did not
+        self._runs = runs = (self._runs + hits) & (hits * 0xFFFF)
+        if runs & self._run_limits:
+            self._runs = (runs >> 1) & self._halve
         best = self._best
         # a period that hits stays ahead of the rest; while none is good enough to speak, look
         # for a better one every fourth round only (a random side would have us look always)
@@ -87,7 +113,7 @@ class PeriodicMoves(WorksInOneHalf):
     def _predict(self) -> Move | None:
         period = self._best + 1
         if (self._score >> (FIELD * self._best)) & 0xFFFF < self._threshold or self._seen < period:
-            return None
+            return self._repeat()
         votes = [0, 0, 0]
         first = None
         for back in range(1, LOOKBACK + 1):
@@ -100,6 +126,17 @@ class PeriodicMoves(WorksInOneHalf):
                 first = move
         top = max(votes)
         return first if votes[first] == top else votes.index(top)
+
+    def _repeat(self) -> Move | None:
+        """The move p back for the period p with the longest run of exact repeats (ties: the
+        shorter), if that run is ``min_run`` long; else None."""
+        runs = self._runs
+        if not (runs + self._run_bias) & ~self._halve:  # no run is min_run long
+            return None
+        fields = array("H", runs.to_bytes(2 * self.max_period, sys.byteorder))
+        longest = max(fields)
+        shift = FIELD * fields.index(longest)  # the move p back, now
+        return next(m for m in range(3) if (self._recent[m] >> shift) & 1)
 
     def predict(self) -> Move | None:
         return self._prediction

@@ -119,8 +119,7 @@ class PeriodicMoves(WorksInOneHalf):
         for back in range(1, LOOKBACK + 1):
             if back * period > self._seen:
                 break
-            shift = FIELD * (back * period - 1)
-            move = next(m for m in range(3) if (self._recent[m] >> shift) & 1)
+            move = self._back(back * period)
             votes[move] += 1
             if first is None:
                 first = move
@@ -134,8 +133,11 @@ class PeriodicMoves(WorksInOneHalf):
         if not (runs + self._run_bias) & ~self._halve:  # no run is min_run long
             return None
         fields = array("H", runs.to_bytes(2 * self.max_period, sys.byteorder))
-        longest = max(fields)
-        shift = FIELD * fields.index(longest)  # the move p back, now
+        return self._back(fields.index(max(fields)) + 1)
+
+    def _back(self, rounds: int) -> Move:
+        """The side's move ``rounds`` rounds back, as of the round to come."""
+        shift = FIELD * (rounds - 1)
         return next(m for m in range(3) if (self._recent[m] >> shift) & 1)
 
     def predict(self) -> Move | None:

@@ -71,6 +71,7 @@ class PeriodicMoves(WorksInOneHalf):
         self._run_limits = self._ones << RUN_LIMIT
         # a run field plus this sets the field's top bit exactly when the run is min_run long
         self._run_bias = self._ones * ((1 << (FIELD - 1)) - self.min_run)
+        self._tops = self._ones << (FIELD - 1)  # every field's top bit
         self._threshold = int((HIT << DECAY_SHIFT) * self.min_rate)
         self.reset()
 
@@ -101,8 +102,7 @@ class PeriodicMoves(WorksInOneHalf):
         # for a better one every fourth round only (a random side would have us look always)
         if not (hits >> (FIELD * best)) & 1 and (
                 self._seen % 4 == 0 or (score >> (FIELD * best)) & 0xFFFF >= self._threshold):
-            fields = array("H", score.to_bytes(2 * self.max_period, sys.byteorder))
-            self._best = fields.index(max(fields))
+            self._best = self._largest(score)
         for m in range(3):
             recent[m] = (recent[m] << FIELD) & self._mask
         recent[move] |= 1
@@ -130,10 +130,14 @@ class PeriodicMoves(WorksInOneHalf):
         """The move p back for the period p with the longest run of exact repeats (ties: the
         shorter), if that run is ``min_run`` long; else None."""
         runs = self._runs
-        if not (runs + self._run_bias) & ~self._halve:  # no run is min_run long
+        if not (runs + self._run_bias) & self._tops:  # no run is min_run long
             return None
-        fields = array("H", runs.to_bytes(2 * self.max_period, sys.byteorder))
-        return self._back(fields.index(max(fields)) + 1)
+        return self._back(self._largest(runs) + 1)
+
+    def _largest(self, packed: int) -> int:
+        """Which field of ``packed`` (one per period) is the largest, the first among equals."""
+        fields = array("H", packed.to_bytes(2 * self.max_period, sys.byteorder))
+        return fields.index(max(fields))
 
     def _back(self, rounds: int) -> Move:
         """The side's move ``rounds`` rounds back, as of the round to come."""

@@ -61,6 +61,13 @@ predicts and never ties it, while a third of an honest opponent's early guesses 
 caution plays for ties), so a spell of unlucky losses among them no longer sends the engine
 to random play. Later the ties fade out: against bots that predict us part of the time (the
 modern history matchers), their ties would keep us following.
+Beaten choices running: once the opponent has beaten our deterministic choice
+``beaten_run`` rounds running (hedged rounds counting the move we would have played), we
+play at random until the choice is not beaten. A simulator beats it every round, from the
+first; the record above needs three or four of those rounds to outweigh its optimistic
+prior, and a few more to stop a draw now and then from following. An opponent we have
+found out seldom beats the choice three times running, and while it does, a coin loses no
+more often than the choice.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -202,6 +209,7 @@ class EnsembleConfig:
     caution_reach: float = 2.0
     tie_fading: float = 0.94
     caution_on_doubt: bool = True
+    beaten_run: int = 3
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -216,7 +224,7 @@ class EnsembleConfig:
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
         if not isinstance(self.caution_on_doubt, bool):
             raise ValueError(f"invalid caution_on_doubt {self.caution_on_doubt!r}: expected True or False")
-        for name in ("naive_prior", "caution_rounds"):
+        for name in ("naive_prior", "caution_rounds", "beaten_run"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"invalid {name} {value!r}: expected a non-negative integer")
@@ -378,6 +386,7 @@ class Ensemble:
         # the record of our deterministic choices: decayed wins and losses (see observe)
         self._wins = 0.0  # rounds won, and early on tied (see the module docstring)
         self._losses = 0.0
+        self._beaten = 0  # rounds running in which the opponent beat our deterministic choice
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
@@ -392,6 +401,7 @@ class Ensemble:
             result = ((mine if trusted else intended) - theirs) % 3  # 1 win, 2 loss, 0 tie
             won = (result == 1) + (self.config.tie_fading ** self._rounds if result == 0 else 0.0)
             lost = result == 2
+            self._beaten = self._beaten + 1 if lost else 0
             if trusted:
                 decay = self.config.trust_decay
                 self._wins = decay * self._wins + won
@@ -519,6 +529,8 @@ class Ensemble:
         a, rotation = divmod(top, 3)
         move = self._meta_moves[a]
         followable = trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
+        if trusted and 0 < self.config.beaten_run <= self._beaten:
+            trusted = False  # beaten too many rounds running: a coin until it is not
         if trusted:
             alpha, beta = self.config.trust_prior
             fading = self.config.prior_fading ** self._rounds

@@ -272,6 +272,30 @@ def test_an_opponent_answering_the_intended_move_keeps_the_engine_hedging() -> N
     assert later >= 0.97 * 40 * 30, f"hedged in only {later} of 40 x 30 rounds (1,200 when written)"
 
 
+@pytest.mark.parametrize("run", [1, 3, 5])
+def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int) -> None:
+    """With the record's draw left out (a prior no losses can outweigh), the hedge comes
+    exactly from the ``beaten_run``-th round running in which the opponent beat what we
+    intended (hedged rounds included), lasts while it keeps doing so, and ends the round
+    after it does not; ``beaten_run`` 0 never hedges this way."""
+    for limit in (run, 0):
+        config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit)
+        ensemble = Ensemble(random.Random(run), config=config)
+        beaten = 0  # rounds running in which the opponent beat our intended move
+        for r in range(120):
+            choice = ensemble.choose()
+            intended = ensemble.intended_move()
+            if intended is None:
+                assert choice.hedging
+                ensemble.observe(choice.move, (choice.move + 1) % 3)
+                continue
+            expected = 0 < limit <= beaten
+            assert choice.hedging == expected, f"beaten_run {limit}, round {r}, beaten {beaten} running"
+            answer = -1 if r % 20 == 19 else 1  # beat the intended move but one round in 20
+            ensemble.observe(choice.move, (intended + answer) % 3)
+            beaten = beaten + 1 if answer == 1 else 0
+
+
 def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
     """An opponent that ties what we intended is not simulating us (a simulator beats it):
     in the opening those ties count with the wins, so after five beaten choices the engine
@@ -480,6 +504,8 @@ BAD_CONFIGS: list[object] = [
     ({"tie_fading": 0.0}, "0.0"),
     ({"tie_fading": 1.01}, "1.01"),
     ({"caution_on_doubt": 1}, "1"),
+    ({"beaten_run": -1}, "-1"),
+    ({"beaten_run": 2.0}, "2.0"),
     ({"caution_on_doubt": "yes"}, "'yes'"),
 ]
 

@@ -63,8 +63,8 @@ to random play. Later the ties fade out: against bots that predict us part of th
 modern history matchers), their ties would keep us following.
 Beaten choices running: once the opponent has beaten our deterministic choice
 ``beaten_run`` rounds running (hedged rounds counting the move we would have played), we
-play at random until the choice is not beaten. A simulator beats it every round, from the
-first; the record above needs three or four of those rounds to outweigh its optimistic
+play at random until the choice is not beaten. A simulator beats it in every round we have
+one; the record above needs three or four of those rounds to outweigh its optimistic
 prior, and a few more to stop a draw now and then from following. An opponent we have
 found out seldom beats the choice three times running, and while it does, a coin loses no
 more often than the choice.
@@ -557,7 +557,8 @@ class Ensemble:
         """The move the last choice would have been had the Thompson draw trusted the
         meta-meta choice (caution included): the engine's deterministic part, which anything
         holding our code can compute. None before the first choice, or when the hedge was
-        certain (a silent or clearly losing choice)."""
+        certain (a silent or clearly losing choice); a coin after beaten choices running
+        keeps it, since whether the opponent beats it says when the run ends."""
         return None if self._intended == NO_MOVE else self._intended
 
     def _in_doubt(self, strategy: int) -> bool:

@@ -275,25 +275,31 @@ def test_an_opponent_answering_the_intended_move_keeps_the_engine_hedging() -> N
 @pytest.mark.parametrize("run", [1, 3, 5])
 def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int) -> None:
     """With the record's draw left out (a prior no losses can outweigh), the hedge comes
-    exactly from the ``beaten_run``-th round running in which the opponent beat what we
-    intended (hedged rounds included), lasts while it keeps doing so, and ends the round
-    after it does not; ``beaten_run`` 0 never hedges this way."""
+    exactly in the round after the ``beaten_run``-th round running in which the opponent beat
+    what we intended (hedged rounds included), lasts while it keeps doing so, and ends the
+    round after one where it did not; ``beaten_run`` 0 never hedges this way. The engine
+    keeps an intended move all along (the run could not end without it)."""
     for limit in (run, 0):
         config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit)
         ensemble = Ensemble(random.Random(run), config=config)
         beaten = 0  # rounds running in which the opponent beat our intended move
+        silent = ends = 0  # rounds without an intended move; hedges ended by a round not beaten
         for r in range(120):
             choice = ensemble.choose()
             intended = ensemble.intended_move()
             if intended is None:
+                silent += 1
                 assert choice.hedging
                 ensemble.observe(choice.move, (choice.move + 1) % 3)
                 continue
             expected = 0 < limit <= beaten
             assert choice.hedging == expected, f"beaten_run {limit}, round {r}, beaten {beaten} running"
             answer = -1 if r % 20 == 19 else 1  # beat the intended move but one round in 20
+            ends += expected and answer == -1
             ensemble.observe(choice.move, (intended + answer) % 3)
             beaten = beaten + 1 if answer == 1 else 0
+        assert silent <= 10, f"beaten_run {limit}: no intended move in {silent} of 120 rounds"
+        assert ends >= 5 if limit else ends == 0, f"beaten_run {limit}: {ends} hedges ended"
 
 
 def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
@@ -687,7 +693,7 @@ def test_a_choice_is_recorded_once() -> None:
     for r in range(30):
         choice = ensemble.choose()
         ensemble.observe(choice.move, (choice.move + 1) % 3)
-    record = (ensemble._wins, ensemble._losses)
+    record = (ensemble._wins, ensemble._losses, ensemble._beaten)
     ensemble.observe(0, 1)
     ensemble.observe(0, 1)
-    assert (ensemble._wins, ensemble._losses) == record
+    assert (ensemble._wins, ensemble._losses, ensemble._beaten) == record

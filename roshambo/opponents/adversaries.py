@@ -111,8 +111,8 @@ class HedgeReader(CopyAttacker):
     so it wastes the rounds where its copy's own draw hedged (it gains about (1 - h) ** 2 a
     round); this one asks its copy for the move it intended before its draw
     (``intended()``, see :meth:`roshambo.ensemble.Ensemble.intended_move`) and beats it
-    every round our engine can trust at all (about 1 - h), playing at random only when the
-    hedge is certain. The copy needs ``observe``, ``choose`` and ``intended``.
+    every round our engine can trust at all (about 1 - h), playing at random only when its
+    copy intends nothing. The copy needs ``observe``, ``choose`` and ``intended``.
     """
 
     name = "hedge-reader"

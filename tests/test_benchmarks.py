@@ -147,6 +147,25 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
     text = opening.report(first)
     assert text.startswith(f"hedge-reader: {first.mean:+.2f} +- ") and "followed" in text
     assert f"most {max(first.losses)};" in text and f">=5: {sum(n >= 5 for n in first.losses)} " in text
+    # hedged rounds at 0: the reader beats every round we follow, so that score is minus the
+    # rounds followed; the two scores differ by at most the hedged rounds
+    hedged = sum(3 - f for f in first.followed)
+    assert len(first.expected) == 3 and sum(first.expected) == -sum(first.followed)
+    assert abs(sum(first.scores) - sum(first.expected)) <= hedged
+    assert f"(hedged rounds at 0: {first.expected_mean:+.2f} +- " in text
+
+
+def test_the_opening_benchmark_compares_two_runs_paired() -> None:
+    opening = load_opening()
+    before = {"kris": {"rounds": 10, "scores": [1, 2, 3], "expected": [0, 1, 1]},
+              "abbey": {"rounds": 10, "scores": [0, 0], "expected": [0, 0]}}
+    after = {"kris": {"rounds": 10, "scores": [2, 3, 4], "expected": [0, 3, 2]}}
+    text = opening.compare(before, after)
+    assert text == "kris: score +2.00 -> +3.00 (+1.00 +- 0.00); hedged rounds at 0 +0.67 -> +1.67 (+1.00 +- 0.58)"
+    with pytest.raises(ValueError, match="kris: the runs differ"):
+        opening.compare(before, {"kris": {"rounds": 20, "scores": [2, 3, 4]}})
+    with pytest.raises(ValueError, match="share no opponent"):
+        opening.compare(before, {"quincy": {"rounds": 10, "scores": [1]}})
 
 
 def test_the_opening_benchmark_beats_a_rock_and_refuses_bad_arguments() -> None:

@@ -67,7 +67,12 @@ play at random until the choice is not beaten. A simulator beats it in every rou
 one; the record above needs three or four of those rounds to outweigh its optimistic
 prior, and a few more to stop a draw now and then from following. An opponent we have
 found out seldom beats the choice three times running, and while it does, a coin loses no
-more often than the choice.
+more often than the choice. Such a run also ends the benefit of the doubt for the rest of
+the match: the record's prior drops to (1, 1) at once instead of fading. A simulator whose
+own copy of us hedged in a round beats a random move there, so our choice escapes it two
+times in three and the run ends; the optimistic prior then kept us following in a third of
+the next rounds, which the simulator wins whenever its copy follows too. An honest opponent
+we have found out keeps losing to our choice, and that record soon outweighs any prior.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;
@@ -387,6 +392,7 @@ class Ensemble:
         self._wins = 0.0  # rounds won, and early on tied (see the module docstring)
         self._losses = 0.0
         self._beaten = 0  # rounds running in which the opponent beat our deterministic choice
+        self._doubted = False  # whether ``beaten_run`` has been reached this match (no optimistic prior)
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
@@ -402,6 +408,8 @@ class Ensemble:
             won = (result == 1) + (self.config.tie_fading ** self._rounds if result == 0 else 0.0)
             lost = result == 2
             self._beaten = self._beaten + 1 if lost else 0
+            if 0 < self.config.beaten_run <= self._beaten:
+                self._doubted = True
             if trusted:
                 decay = self.config.trust_decay
                 self._wins = decay * self._wins + won
@@ -533,7 +541,7 @@ class Ensemble:
             trusted = False  # beaten too many rounds running: a coin until it is not
         if trusted:
             alpha, beta = self.config.trust_prior
-            fading = self.config.prior_fading ** self._rounds
+            fading = 0.0 if self._doubted else self.config.prior_fading ** self._rounds
             alpha = 1.0 + (alpha - 1.0) * fading
             beta = 1.0 + (beta - 1.0) * fading
             alpha += self._wins

@@ -278,11 +278,14 @@ def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int)
     exactly in the round after the ``beaten_run``-th round running in which the opponent beat
     what we intended (hedged rounds included), lasts while it keeps doing so, and ends the
     round after one where it did not; ``beaten_run`` 0 never hedges this way. The engine
-    keeps an intended move all along (the run could not end without it)."""
+    keeps an intended move all along (the run could not end without it). After the first
+    such run the prior is gone (the next test), so from then on the draw may hedge too:
+    only the coin's rounds are checked there."""
     for limit in (run, 0):
         config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit)
         ensemble = Ensemble(random.Random(run), config=config)
         beaten = 0  # rounds running in which the opponent beat our intended move
+        doubted = False  # whether a run has reached the limit (the prior is gone)
         silent = ends = 0  # rounds without an intended move; hedges ended by a round not beaten
         for r in range(120):
             choice = ensemble.choose()
@@ -293,13 +296,48 @@ def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int)
                 ensemble.observe(choice.move, (choice.move + 1) % 3)
                 continue
             expected = 0 < limit <= beaten
-            assert choice.hedging == expected, f"beaten_run {limit}, round {r}, beaten {beaten} running"
+            if expected or not doubted:
+                assert choice.hedging == expected, f"beaten_run {limit}, round {r}, beaten {beaten} running"
             answer = -1 if r % 20 == 19 else 1  # beat the intended move but one round in 20
             ends += expected and answer == -1
             ensemble.observe(choice.move, (intended + answer) % 3)
             beaten = beaten + 1 if answer == 1 else 0
+            doubted = doubted or 0 < limit <= beaten
         assert silent <= 10, f"beaten_run {limit}: no intended move in {silent} of 120 rounds"
         assert ends >= 5 if limit else ends == 0, f"beaten_run {limit}: {ends} hedges ended"
+
+
+def test_a_beaten_run_ends_the_benefit_of_the_doubt() -> None:
+    """Once the opponent has beaten ``beaten_run`` choices running, the record's prior is
+    (1, 1) for the rest of the match, however optimistic it was: against an opponent that
+    then beats every other choice (never three running, so the coin stays away), the draw
+    hedges a good part of the time, where the prior of 1e12 wins would follow every round;
+    an opponent that then loses to every choice brings the engine back to following."""
+
+    def hedges(limit: int) -> tuple[int, int]:
+        config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit)
+        ensemble = Ensemble(random.Random(7), config=config)
+        middle = late = 0  # hedged rounds, among those with an intended move
+        for r in range(160):
+            choice = ensemble.choose()
+            intended = ensemble.intended_move()
+            aim = choice.move if intended is None else intended
+            if r < 5:
+                answer = 1  # beaten: a run of five
+            elif r < 80:
+                answer = 1 if r % 2 else -1  # beaten every other round
+            else:
+                answer = -1  # found out
+            if intended is not None:
+                middle += 10 <= r < 80 and choice.hedging
+                late += r >= 120 and choice.hedging
+            ensemble.observe(choice.move, (aim + answer) % 3)
+        return middle, late
+
+    middle, late = hedges(3)
+    assert middle >= 15, f"hedged in {middle} of rounds 10-79 after a beaten run"
+    assert late <= 4, f"hedged in {late} of rounds 120-159 against an opponent found out"
+    assert hedges(0) == (0, 0)  # no run, no doubt: the prior never gives way
 
 
 def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:

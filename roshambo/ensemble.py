@@ -71,7 +71,8 @@ more often than the choice. Such a run also ends the benefit of the doubt for th
 the match: the record's prior drops to (1, 1) at once instead of fading. A simulator whose
 own copy of us hedged in a round beats a random move there, so our choice escapes it two
 times in three and the run ends; the optimistic prior then kept us following in a third of
-the next rounds, which the simulator wins whenever its copy follows too. An honest opponent
+rounds 5-8 and a sixth of rounds 13-20, which the simulator wins whenever its copy follows
+too. An honest opponent
 we have found out keeps losing to our choice, and that record soon outweighs any prior.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,

@@ -151,6 +151,9 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
     # rounds followed; the two scores differ by at most the hedged rounds
     hedged = sum(3 - f for f in first.followed)
     assert len(first.expected) == 3 and sum(first.expected) == -sum(first.followed)
+    for match in range(3):  # and so in every match
+        _, _, followed, expected = opening.play_opening("hedge-reader", 20, match)
+        assert expected == first.expected[match] == -sum(followed)
     assert abs(sum(first.scores) - sum(first.expected)) <= hedged
     assert f"(hedged rounds at 0: {first.expected_mean:+.2f} +- " in text
 

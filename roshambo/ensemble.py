@@ -68,7 +68,9 @@ one; the record above needs three or four of those rounds to outweigh its optimi
 prior, and a few more to stop a draw now and then from following. An opponent we have
 found out seldom beats the choice three times running, and while it does, a coin loses no
 more often than the choice. Such a run also ends the benefit of the doubt for the rest of
-the match: the record's prior drops to (1, 1) at once instead of fading. A simulator whose
+the match: the record's prior no longer favours following (its wins are cut to its losses,
+so the default (5, 1) drops to (1, 1) at once instead of fading; a cautious prior, more
+losses than wins, stays as it was). A simulator whose
 own copy of us hedged in a round beats a random move there, so our choice escapes it two
 times in three and the run ends; the optimistic prior then kept us following in a third of
 rounds 5-8 and a sixth of rounds 13-20, which the simulator wins whenever its copy follows
@@ -542,9 +544,11 @@ class Ensemble:
             trusted = False  # beaten too many rounds running: a coin until it is not
         if trusted:
             alpha, beta = self.config.trust_prior
-            fading = 0.0 if self._doubted else self.config.prior_fading ** self._rounds
+            fading = self.config.prior_fading ** self._rounds
             alpha = 1.0 + (alpha - 1.0) * fading
             beta = 1.0 + (beta - 1.0) * fading
+            if self._doubted:
+                alpha = min(alpha, beta)  # the prior no longer favours following (a cautious one stays)
             alpha += self._wins
             beta += self._losses
             margin = alpha - beta - 1.0

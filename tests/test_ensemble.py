@@ -340,6 +340,21 @@ def test_a_beaten_run_ends_the_benefit_of_the_doubt() -> None:
     assert hedges(0) == (0, 0)  # no run, no doubt: the prior never gives way
 
 
+def test_the_end_of_the_doubt_never_makes_a_cautious_prior_trusting() -> None:
+    """The doubt takes away a prior's optimism, not its caution: with a prior of 1e12
+    losses the engine never follows, before or after a beaten run, even against an opponent
+    that then loses to every choice (a prior reset to (1, 1) would follow it within rounds)."""
+    config = EnsembleConfig(trust_prior=(1.0, 1e12))
+    ensemble = Ensemble(random.Random(3), config=config)
+    for r in range(120):
+        choice = ensemble.choose()
+        assert choice.hedging, f"followed in round {r}"
+        intended = ensemble.intended_move()
+        aim = choice.move if intended is None else intended
+        ensemble.observe(choice.move, (aim + (1 if r < 5 else -1)) % 3)
+    assert ensemble._doubted  # the run did fire
+
+
 def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
     """An opponent that ties what we intended is not simulating us (a simulator beats it):
     in the opening those ties count with the wins, so after five beaten choices the engine

@@ -54,7 +54,7 @@ class Opening:
     lost: tuple[int, ...]
     followed: tuple[int, ...]
     losses: tuple[int, ...]  # games lost, per match (``lost`` counts matches, per round)
-    expected: tuple[int, ...] = ()  # per match, the score of the rounds that followed (hedged: 0)
+    expected: tuple[int, ...]  # per match, the score of the rounds that followed (hedged: 0)
 
     @property
     def mean(self) -> float:
@@ -110,14 +110,15 @@ def measure(opponent: str, rounds: int, matches: int, workers: int = 2) -> Openi
             results = list(pool.map(play_opening, [opponent] * matches, [rounds] * matches, jobs))
     else:
         results = [play_opening(opponent, rounds, k) for k in jobs]
+    scores, lost_by_match, followed_by_match, expected = zip(*results)
     lost = [0] * rounds
     followed = [0] * rounds
-    for _, match_lost, match_followed, _ in results:
+    for match_lost, match_followed in zip(lost_by_match, followed_by_match):
         for r in range(rounds):
             lost[r] += match_lost[r]
             followed[r] += match_followed[r]
-    return Opening(opponent, rounds, tuple(result[0] for result in results), tuple(lost), tuple(followed),
-                   tuple(sum(result[1]) for result in results), tuple(result[3] for result in results))
+    return Opening(opponent, rounds, scores, tuple(lost), tuple(followed),
+                   tuple(sum(match_lost) for match_lost in lost_by_match), expected)
 
 
 def report(opening: Opening, shown: int = 12) -> str:

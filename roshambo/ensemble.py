@@ -70,12 +70,11 @@ found out seldom beats the choice three times running, and while it does, a coin
 more often than the choice. Such a run also ends the benefit of the doubt for the rest of
 the match: the record's prior no longer favours following (its wins are cut to its losses,
 so the default (5, 1) drops to (1, 1) at once instead of fading; a cautious prior, more
-losses than wins, stays as it was). A simulator whose
-own copy of us hedged in a round beats a random move there, so our choice escapes it two
-times in three and the run ends; the optimistic prior then kept us following in a third of
-rounds 5-8 and a sixth of rounds 13-20, which the simulator wins whenever its copy follows
-too. An honest opponent
-we have found out keeps losing to our choice, and that record soon outweighs any prior.
+losses than wins, stays as it was). A simulator whose own copy of us hedged in a round
+beats a random move there, so our choice escapes it two times in three and the run ends;
+the optimistic prior then kept us following in a third of rounds 5-8 and a sixth of rounds
+13-20, which the simulator wins whenever its copy follows too. An honest opponent we have
+found out keeps losing to our choice, and that record soon outweighs any prior.
 
 Caution in the opening. The fCC bar counts decisive games only: a tie costs nothing there,
 a loss as much as ninety-nine wins. Our move m beats the opponent move we expect, b = m - 1;

@@ -16,6 +16,6 @@ def player(prev_play, opponent_history=[]):
         opponent_history.append(Agent())
     engine = opponent_history[0]
     if their_last is None or not engine.started:
-        engine.reset()
+        engine.new_match()
         their_last = None
     return to_letter(engine.move(their_last))

@@ -2,7 +2,8 @@
 
 Every member of :func:`roshambo.opponents.relatives.member_grid` plays three 1000-game
 matches against the engine: fresh, then twice more carrying its state (``move(None)``
-starts the next match without ``reset()``, as the fCC bots do), a fresh engine each time.
+starts the next match without ``reset()``, as the fCC bots do). The engine plays all three,
+starting each with ``new_match()``, as ``RPS.player`` does.
 Members whose tie rule is ``set`` depend on ``PYTHONHASHSEED``, as mrugesh does, so they are
 played under every hash seed of the run, each in its own interpreter; the others under the
 first. The engine seed of a match is drawn from ``--engine-seed``, the member's spec, the hash
@@ -51,8 +52,13 @@ seeds = json.loads(sys.argv[1])
 out = []
 for spec, match_seeds in seeds:
     bot = make_opponent(spec, random.Random(match_seeds[0] ^ 0x5EED))
-    for seed in match_seeds:
-        engine = Agent(random.Random(seed))
+    for number, seed in enumerate(match_seeds):
+        if number:
+            engine.new_match()  # as RPS.player does: the opponent may remember the last match
+            rng.seed(seed)
+        else:
+            rng = random.Random(seed)
+            engine = Agent(rng)
         wins = losses = 0
         lost = []
         ours = theirs = None

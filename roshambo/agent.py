@@ -50,6 +50,13 @@ class Agent:
         self._last: Move | None = None
         self.rounds = 0
 
+    def new_match(self) -> None:
+        """Start a match against an opponent that may remember the last one (see
+        Ensemble.new_match); the first match is a fresh one."""
+        self._ensemble.new_match()
+        self._last = None
+        self.rounds = 0
+
     @property
     def started(self) -> bool:
         """Whether this match has had our first move (so an opponent move can follow)."""

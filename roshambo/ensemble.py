@@ -103,7 +103,7 @@ from itertools import chain, repeat
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
-from .predictors.base import check_decay, works_as
+from .predictors.base import check_decay, real_side, works_as
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
 # For X ~ Beta(a, b) with integers a, b: P(X <= 1/2) = P(Binomial(a + b - 1, 1/2) >= a), which
@@ -351,17 +351,54 @@ class Ensemble:
         return tuple(_sides(tuple(table[(theirs - e) % 3] for e in range(3)) + (SILENT,)) for theirs in range(3))
 
     def reset(self) -> None:
+        """Start a match afresh: new predictors, and every score at its prior."""
+        self._new_predictors(carry=False)
+        self._new_scores()
+
+    def new_match(self) -> None:
+        """Start a match against an opponent that may remember the last one: every score
+        starts afresh and so do the predictors, but those carried over (see
+        :class:`roshambo.predictors.carried.CarriedOver`) keep everything seen since the
+        last ``reset``, so that an opponent carrying its counts from earlier matches (as the
+        fCC bots do) is modelled from all it saw."""
+        unanswered = self._unanswered
+        if unanswered is not None:
+            # The last round of a match is never observed (the fCC harness starts the next
+            # match with ""): the opponent played a move we never saw, and never saw our move.
+            # Carried models that read the opponent's own moves (a cycle's position, their
+            # frequencies) take the move the choice expected, as if our move won, which it did
+            # against an opponent we had found out; models of an opponent reading our moves
+            # skip the round, as that opponent did.
+            mine, theirs = unanswered
+            for mirrored, halves in enumerate(self._halves):
+                for half in halves:
+                    if getattr(half, "carried", False) and real_side(half.source, bool(mirrored)) == "their":
+                        half.update(theirs, mine) if mirrored else half.update(mine, theirs)
+        self._new_predictors(carry=True)
+        self._new_scores()
+
+    def _new_predictors(self, carry: bool) -> None:
         rng = self._rng
-        direct: list[Predictor] = [make(rng) for make in self._factories.values()]
-        mirror: list[Predictor] = [make(rng) for make in self._factories.values()]
+        old = self._halves if carry else None
+        kept = [[old is not None and getattr(old[m][i], "carried", False) for i in range(len(self._factories))]
+                for m in range(2)]
+        direct: list[Predictor] = [old[0][i] if kept[0][i] else make(rng)  # type: ignore[index]
+                                   for i, make in enumerate(self._factories.values())]
+        mirror: list[Predictor] = [old[1][i] if kept[1][i] else make(rng)  # type: ignore[index]
+                                   for i, make in enumerate(self._factories.values())]
+        self._halves = (direct, mirror)
+        for m, halves in enumerate((direct, mirror)):
+            for i, half in enumerate(halves):
+                if kept[m][i]:
+                    half.new_match()  # type: ignore[attr-defined]
         # halves that would compute what another half already does borrow its work, in the
         # order of the updates (every direct half, then every mirrored one), so that the
-        # owner always updates first
+        # owner always updates first (a kept half offered already, when it was new)
         shared: dict[object, object] = {}
         for halves, mirrored in ((direct, False), (mirror, True)):
-            for half in halves:
+            for i, half in enumerate(halves):
                 share = getattr(half, "share", None)
-                if share is not None:
+                if share is not None and not kept[mirrored][i]:
                     share(shared, mirrored)
         # bound methods of the working halves, looked up once per match rather than once per
         # predictor a round
@@ -370,9 +407,12 @@ class Ensemble:
         # per half (every predictor's, by its index), how to ask whether it doubts its
         # prediction (None: never)
         self._doubts = [[getattr(p, "doubt", None) for p in halves] for halves in (direct, mirror)]
-        # what each working half's predictor said last round (None: nothing)
-        self._direct: list[Move | None] = [None] * len(self._updates)
-        self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
+        # what each working half's predictor said last round (None: nothing; a kept half's
+        # last prediction stands)
+        self._direct: list[Move | None] = [direct[i].predict() if kept[0][i] else None for i in self._working[0]]
+        self._mirrored: list[Move | None] = [mirror[i].predict() if kept[1][i] else None for i in self._working[1]]
+
+    def _new_scores(self) -> None:
         # the last choice: move, strategy, window, meta-meta choice, its score, trusted, cautious
         self._decision: tuple[Move, int, int, int, float, bool, bool] | None = None
         self._rounds = 0
@@ -398,10 +438,12 @@ class Ensemble:
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
+        self._unanswered: tuple[Move, Move] | None = None  # see choose_move
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
         intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
+        self._unanswered = None
         trusted, self._trusted = self._trusted, False
         if trusted or intended != NO_MOVE:
             # what our deterministic choice won: the move played, or in a hedged round the
@@ -563,6 +605,9 @@ class Ensemble:
         cautious = cautious and trusted
         self._trusted = trusted
         self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
+        # our move, and the opponent move the choice expected (what our move beats, had the
+        # choice been followed), until the round is observed (see new_match)
+        self._unanswered = (move, (planned - 1) % 3 if planned != NO_MOVE else (move - 1) % 3)
         return move
 
     def intended_move(self) -> Move | None:

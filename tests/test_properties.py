@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import RPS
 from roshambo.agent import Agent
 from roshambo.moves import LETTERS, Move, parse_letter
+from roshambo.predictors import PREDICTORS, Factory
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -37,12 +38,13 @@ not_a_letter = anything.filter(lambda v: not (isinstance(v, str) and v in ("R", 
 
 
 @contextlib.contextmanager
-def seeded_shim(seed: int) -> Iterator[random.Random]:
-    """The shim with a fresh Agent(Random(seed)) in its slot; the old content restored after."""
+def seeded_shim(seed: int, factories: dict[str, Factory] | None = None) -> Iterator[random.Random]:
+    """The shim with a fresh Agent(Random(seed)) in its slot (``factories``: its line-up);
+    the old content restored after."""
     slot = RPS.player.__defaults__[0]
     saved = list(slot)
     rng = random.Random(seed)
-    slot[:] = [Agent(rng)]
+    slot[:] = [Agent(rng, factories=factories)]
     try:
         yield rng
     finally:
@@ -82,13 +84,16 @@ def test_shim_seeded_runs_replay(calls: list[str], seed: int) -> None:
 
 @SETTINGS
 @given(before=shim_calls, after=shim_calls, seed=seeds)
-def test_shim_reset_equals_fresh(before: list[str], after: list[str], seed: int) -> None:
-    """Whatever happened before, "" starts a match exactly like a fresh engine's."""
-    with seeded_shim(seed ^ 1) as rng:
+def test_shim_new_match_equals_fresh_but_for_the_carried_models(before: list[str], after: list[str],
+                                                                 seed: int) -> None:
+    """Whatever happened before, "" starts a match exactly like a fresh engine's, once the
+    carried-over models (which keep what they saw, see ``Ensemble.new_match``) are left out."""
+    lineup = {name: make for name, make in PREDICTORS.items() if not name.startswith("carried-")}
+    with seeded_shim(seed ^ 1, lineup) as rng:
         run_shim(before)
         rng.seed(seed)
         continued = run_shim(after)
-    with seeded_shim(seed):
+    with seeded_shim(seed, lineup):
         assert continued == run_shim(after)
 
 

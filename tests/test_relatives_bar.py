@@ -22,9 +22,12 @@ SAMPLE = [
     "counter:window=6,target=most,tie=last",
     "counter:window=25,target=least,tie=last",
     "counter:window=all,target=most,tie=SPR",
+    "counter:window=50,target=most,tie=SPR",
     "context:k=2,decay=0.8,rotation=1",
     "context:k=1,decay=0.8,rotation=1",
     "context:k=3,decay=0.99,rotation=1",
+    "context:k=3,decay=0.8,rotation=2",
+    "context:k=3,decay=1,rotation=0",
     "reaction:lag=2,mode=lose",
     "reaction:lag=3,mode=beat",
     "reaction:lag=1,mode=copy",
@@ -35,11 +38,13 @@ SAMPLE = [
 
 def decisive_games(spec: str) -> list[tuple[int, int]]:
     """Our wins and losses in two 1000-game matches against one instance of ``spec``: fresh,
-    then the bot carrying its state into the second match (a fresh engine each time)."""
+    then the bot carrying its state into the second match, which the engine starts with
+    ``new_match`` (as ``RPS.player`` does)."""
     bot = make_opponent(spec, random.Random(1))
+    engine = Agent(random.Random(100))
     records = []
     for match in range(2):
-        engine = Agent(random.Random(100 + match))
+        engine.new_match()
         wins = losses = 0
         ours = theirs = None
         for _ in range(1000):

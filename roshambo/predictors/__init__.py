@@ -10,6 +10,7 @@ from typing import Callable
 
 from .base import Predictor
 from .blend import BlendedContexts
+from .carried import CarriedOver
 from .decayed import DecayedContexts
 from .frequency import FrequencyCounter
 from .history import HistoryMatcher
@@ -23,6 +24,15 @@ from .sharpest import SharpestContext
 from .windows import CountingWindows
 
 Factory = Callable[[random.Random], Predictor]
+
+
+# The models of an opponent whose state outlives a match (an fCC bot's mutable defaults):
+# counting what followed our last 1 to 3 moves (the calibrated chains, every turn, and the
+# decayed contexts), counting our last N moves, and cycling. Each also runs carried over
+# from earlier matches (see carried.py); the other models read what any opponent does
+# within a match, and carried copies of them bought nothing in our measurements.
+CARRIED = ("calibrated2-their-shifted", "calibrated3-their-shifted", "calibrated4-their-shifted",
+           "decayed3-their", "windows64-mine", "period16-their")
 
 
 def _lineup() -> list[Factory]:
@@ -69,6 +79,10 @@ def _lineup() -> list[Factory]:
     # an opponent counting what followed our last 1 to 3 moves, forgetting: every memory
     # doubling from 4 to 64 recurrences, and the whole match (mirrored half only)
     factories.append(lambda rng: DecayedContexts(3))
+    # the models in CARRIED once more, carried over from earlier matches
+    probe = random.Random(0)
+    factories += [lambda rng, make=make: CarriedOver(make(rng)) for make in list(factories)
+                  if make(probe).name in CARRIED]
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 
@@ -81,6 +95,9 @@ def _registry() -> dict[str, Factory]:
         if name in registry:
             raise RuntimeError(f"duplicate predictor name {name!r}")
         registry[name] = factory
+    missing = [name for name in CARRIED if f"carried-{name}" not in registry]
+    if missing:
+        raise RuntimeError(f"carried-over predictors not in the line-up: {missing!r}")
     return registry
 
 
@@ -91,6 +108,8 @@ __all__ = [
     "BlendedContexts",
     "Factory",
     "CalibratedMarkovChain",
+    "CARRIED",
+    "CarriedOver",
     "CountingWindows",
     "DecayedContexts",
     "FrequencyCounter",

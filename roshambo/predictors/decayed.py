@@ -32,6 +32,8 @@ class DecayedContexts(WorksInOneHalf):
     expectation the other side answers with says which pair is followed. Silent until a pair
     and turn has ``min_score`` straight replies' worth."""
 
+    source = "their"  # the side whose moves are counted, in its own frame (ours, mirrored)
+
     def __init__(self, max_order: int = 3, memories: tuple[int | None, ...] = (4, 8, 16, 32, 64, None),
                  min_score: int = 3, half: str = "mirrored") -> None:
         self.max_order = check_positive(max_order, "max_order")

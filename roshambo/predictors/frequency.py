@@ -19,6 +19,8 @@ class FrequencyCounter:
     lead for a while by luck.
     """
 
+    source = "their"  # the side whose moves are counted (a mirrored twin counts ours)
+
     def __init__(self, window: int | None = None, least: bool = False, min_count: int = 1) -> None:
         self.window = check_positive(window, "window", allow_none=True)
         self.least = bool(least)

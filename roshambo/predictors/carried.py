@@ -1,0 +1,83 @@
+"""Carried over: a model kept from one match to the next, for an opponent that remembers.
+
+The fCC bots keep their state in mutable defaults, so a bot met again in a later match
+starts it with counts, windows and a cycle position from every match before; a predictor
+that starts each match afresh meets counts it never saw, and an opponent counting what
+followed our last three moves has 27 rows of them, each a guess until its first reply (an
+exact model of such a counter, told its order, memory and turn, still mispredicted 46 to 49
+of the first 300 rounds of a second or third match in our measurements). The same model run
+on everything since the player started sees those counts being made. It is kept beside the
+fresh one, not instead of it: a different opponent in the next match makes the carried
+model wrong until the fresh scores say so (the ensemble's scores always start afresh, see
+:meth:`roshambo.ensemble.Ensemble.new_match`).
+"""
+from __future__ import annotations
+
+from ..moves import Move
+from .base import SOURCES, Predictor, WorksInOneHalf, idle_in
+
+
+class CarriedOver(WorksInOneHalf):
+    """``inner``, kept by :meth:`roshambo.ensemble.Ensemble.new_match` instead of being
+    rebuilt; ``reset`` still starts it afresh. It works in the halves ``inner`` works in and
+    shares no work with other predictors (theirs starts afresh each match, its own does not).
+    """
+
+    carried = True
+    # rounds running this match in which the opponent played one turn of the prediction,
+    # before it speaks (1 in 27 by chance)
+    PROOF = 4
+
+    def __init__(self, inner: Predictor) -> None:
+        if getattr(inner, "carried", False):
+            raise ValueError(f"predictor {inner.name!r} is carried over already")
+        self._inner = inner
+        self.name = f"carried-{inner.name}"
+        self.half = getattr(inner, "half", "both")
+        self.source: str = getattr(inner, "source", "")
+        if self.source not in SOURCES:
+            raise ValueError(f"predictor {inner.name!r} names no source ({', '.join(SOURCES)}) to carry over")
+        self.selectable = getattr(inner, "selectable", True)
+        self._doubts = callable(getattr(inner, "doubt", None))
+        self.reset()
+
+    def reset(self) -> None:
+        self._inner.reset()
+        self._idle = False
+        self._mirrored = False
+        self.new_match()
+        self._said: Move | None = None  # what ``inner`` said last round, proven or not
+
+    def new_match(self) -> None:
+        """A new match, maybe against another opponent: ``inner`` keeps everything it saw,
+        but must prove itself again before it speaks."""
+        self._turn = -1  # the turn of ``inner``'s last prediction the opponent played
+        self._run = 0  # rounds running this match in which the opponent played that turn
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle in the half ``inner`` does not work in; borrow nothing (see the class)."""
+        self._idle = idle_in(self.half, mirrored)
+        self._mirrored = mirrored
+        share = getattr(self._inner, "share", None)
+        if share is not None:
+            share({}, mirrored)
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
+        said = self._said
+        if said is not None:
+            # the opponent's real move is ``my_move`` in a mirrored half, which predicts ours
+            turn = ((my_move if self._mirrored else their_move) - said) % 3
+            self._run = self._run + 1 if turn == self._turn else 1
+            self._turn = turn
+        said = self._said = self._inner.update(my_move, their_move)
+        return said if self._run >= self.PROOF else None
+
+    def predict(self) -> Move | None:
+        return self._said if not self._idle and self._run >= self.PROOF else None
+
+    def doubt(self) -> bool:
+        """Whether ``inner`` doubts the prediction this model speaks (never while silent, or
+        if ``inner`` cannot say)."""
+        return self._doubts and self.predict() is not None and self._inner.doubt()  # type: ignore[attr-defined]

@@ -1,0 +1,217 @@
+"""Carried-over models and ``new_match``: what the engine keeps from one match to the next.
+
+An opponent that keeps its state across matches (the fCC bots do) starts a match where the
+last one left it. ``Ensemble.new_match`` starts every score afresh and rebuilds every
+predictor but the carried-over ones, which keep the history since ``reset`` and must prove
+themselves in each match before they speak.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from roshambo.agent import Agent
+from roshambo.ensemble import Ensemble
+from roshambo.moves import Move
+from roshambo.opponents import make_opponent
+from roshambo.predictors import CARRIED, PREDICTORS, CarriedOver, Factory, FrequencyCounter, MarkovChain
+
+import RPS
+
+
+class Recorder:
+    """Predicts the other side's last move and records every round it is shown."""
+
+    def __init__(self, source: str = "their") -> None:
+        self.name = f"recorder-{source}"
+        self.source = source
+        self.reset()
+
+    def reset(self) -> None:
+        self.rounds: list[tuple[Move, Move]] = []
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        self.rounds.append((my_move, their_move))
+        return their_move
+
+    def predict(self) -> Move | None:
+        return self.rounds[-1][1] if self.rounds else None
+
+
+def carried_recorders(source: str = "their") -> dict[str, Factory]:
+    return {"fresh": lambda rng: Recorder(source), "kept": lambda rng: CarriedOver(Recorder(source))}
+
+
+def halves(ensemble: Ensemble, name: str) -> tuple[object, object]:
+    i = list(ensemble._factories).index(name)
+    return ensemble._halves[0][i], ensemble._halves[1][i]
+
+
+def play_rounds(ensemble: Ensemble, theirs: list[Move]) -> None:
+    for move in theirs:
+        ensemble.observe(ensemble.choose_move(), move)
+
+
+# --- the wrapper ------------------------------------------------------------------------------
+
+
+def test_the_line_up_carries_over_the_models_it_names_and_no_other() -> None:
+    carried = [name for name in PREDICTORS if name.startswith("carried-")]
+    assert carried == [f"carried-{name}" for name in PREDICTORS if name in CARRIED]
+    assert len(carried) == len(CARRIED)
+    for name in carried:
+        model = PREDICTORS[name](random.Random(0))
+        assert model.carried is True and model.half == PREDICTORS[name.removeprefix("carried-")](random.Random(0)).half
+
+
+def test_a_carried_model_is_silent_until_the_opponent_plays_one_turn_of_it_four_rounds_running() -> None:
+    model = CarriedOver(FrequencyCounter())  # predicts their most frequent move: rock here
+    said = [model.update(0, 0) for _ in range(6)]
+    # the first prediction is checked in round 2; rounds 2-5 play turn 0 of it
+    assert said == [None, None, None, None, 0, 0]
+    assert model.predict() == 0
+    assert model.update(0, 1) is None  # another turn: the run starts again
+    assert [model.update(0, 2) for _ in range(4)] == [None, None, None, 0]  # turn 2 of rock, running
+
+
+def test_a_mirrored_carried_model_is_checked_against_the_opponents_real_move() -> None:
+    model = CarriedOver(FrequencyCounter())
+    model.share({}, mirrored=True)  # shown swapped histories: their_move is ours, my_move theirs
+    said = [model.update(m % 3, 0) for m in range(1, 7)]  # it predicts our rock; they answer 1, 2, 0, ...
+    assert said == [None] * 6  # their real moves are no one turn of the prediction
+    said = [model.update(1, 0) for _ in range(5)]  # now they answer our expected rock by paper
+    assert said == [None, None, None, 0, 0]
+
+
+def test_new_match_keeps_the_inner_model_and_makes_it_prove_itself_again() -> None:
+    model = CarriedOver(FrequencyCounter())
+    for _ in range(6):
+        model.update(0, 0)
+    inner = vars(model._inner).copy()
+    model.new_match()
+    assert vars(model._inner) == inner
+    assert model.predict() is None
+    assert [model.update(0, 0) for _ in range(4)] == [None, None, None, 0]
+    model.reset()
+    assert vars(model._inner) == vars(FrequencyCounter())
+
+
+def test_carrying_over_is_refused_for_a_carried_model_or_one_without_a_source() -> None:
+    with pytest.raises(ValueError, match="'carried-frequency' is carried over already"):
+        CarriedOver(CarriedOver(FrequencyCounter()))
+    silent = Recorder()
+    del silent.source
+    with pytest.raises(ValueError, match="'recorder-their' names no source"):
+        CarriedOver(silent)
+
+
+# --- the ensemble -----------------------------------------------------------------------------
+
+
+def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_every_score() -> None:
+    ensemble = Ensemble(random.Random(3), factories=carried_recorders())
+    fresh, kept = halves(ensemble, "fresh"), halves(ensemble, "kept")
+    play_rounds(ensemble, [0, 1, 2, 0, 1] * 4)
+    ensemble.observe(ensemble.choose_move(), 2)
+    ensemble.new_match()
+    assert halves(ensemble, "kept") == kept
+    assert all(new is not old and new.rounds == [] for new, old in zip(halves(ensemble, "fresh"), fresh))
+    assert [len(half._inner.rounds) for half in kept] == [21, 21]
+    prior = Ensemble(random.Random(3), factories=carried_recorders())
+    assert (ensemble._rounds, ensemble._total, ensemble._wins, ensemble._losses) == (
+        0, prior._total, prior._wins, prior._losses)
+    ensemble.reset()
+    assert all(new is not old for new, old in zip(halves(ensemble, "kept"), kept))
+
+
+def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_choice_expected() -> None:
+    for source, direct_gets_it, mirrored_gets_it in (("their", True, False), ("mine", False, True)):
+        ensemble = Ensemble(random.Random(4), factories=carried_recorders(source))
+        play_rounds(ensemble, [1] * 30)  # a constant opponent: our choice is paper, and followed
+        last = ensemble.choose_move()  # its reply never comes: the fCC harness starts a new match
+        assert last == 2 and not ensemble.last_choice().hedging
+        direct, mirrored = (half._inner for half in halves(ensemble, "kept"))
+        ensemble.new_match()
+        # the round as each half is shown it: (ours, theirs) directly, swapped in the mirror
+        assert len(direct.rounds) == 30 + direct_gets_it and direct.rounds[-1] == (2, 1)
+        assert len(mirrored.rounds) == 30 + mirrored_gets_it and mirrored.rounds[-1] == (1, 2)
+
+
+def test_an_observed_last_round_is_not_made_up_again() -> None:
+    ensemble = Ensemble(random.Random(5), factories=carried_recorders())
+    play_rounds(ensemble, [1] * 30)
+    direct = halves(ensemble, "kept")[0]._inner
+    ensemble.new_match()
+    assert len(direct.rounds) == 30
+    ensemble.new_match()  # a match without a round in it
+    assert len(direct.rounds) == 30
+
+
+def test_a_line_up_without_carried_models_plays_a_new_match_as_a_fresh_engine() -> None:
+    lineup = {"markov": lambda rng: MarkovChain(2), "frequency": lambda rng: FrequencyCounter()}
+    rng = random.Random(6)
+    ensemble = Ensemble(rng, factories=lineup)
+    play_rounds(ensemble, [0, 1, 1, 2] * 50)
+    ensemble.new_match()
+    rng.seed(6)
+    fresh = Ensemble(random.Random(6), factories=lineup)
+    moves = [0, 2, 2, 1, 0] * 40
+    mine = []
+    for engine in (ensemble, fresh):
+        chosen = []
+        for move in moves:
+            chosen.append(engine.choose_move())
+            engine.observe(chosen[-1], move)
+        mine.append(chosen)
+    assert mine[0] == mine[1]
+
+
+# --- what it buys -----------------------------------------------------------------------------
+
+
+def lost_games(spec: str, carry: bool) -> list[int]:
+    """Games lost in three 1000-game matches against one instance of ``spec``, which carries
+    its state from one match to the next; the engine starts each with ``new_match`` (as
+    ``RPS.player`` does) or ``reset``."""
+    bot = make_opponent(spec, random.Random(1))
+    engine = Agent(random.Random(7))
+    lost = []
+    for _ in range(3):
+        engine.new_match() if carry else engine.reset()
+        ours = theirs = None
+        games = 0
+        for _ in range(1000):
+            a, b = engine.move(theirs), bot.move(ours)
+            games += (b - a) % 3 == 1
+            ours, theirs = a, b
+        lost.append(games)
+    return lost
+
+
+@pytest.mark.parametrize("spec", ["context:k=3,decay=0.8,rotation=0", "cycle:pattern=SPPPRPPRRRS"])
+def test_an_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: str) -> None:
+    carried, reset = lost_games(spec, carry=True), lost_games(spec, carry=False)
+    assert carried[0] == reset[0]  # the first match is a fresh one either way
+    # the fCC bar (99% of decisive games) in the matches that carry state, and less than
+    # half the games lost when the engine forgets
+    assert max(carried[1:]) <= 10 and 2 * sum(carried[1:]) < sum(reset[1:]), (carried, reset)
+
+
+def test_the_fcc_player_starts_each_match_with_new_match() -> None:
+    state = RPS.player.__defaults__[0]
+    saved = state[:]
+    try:
+        state.clear()
+        RPS.player("")
+        engine = state[0]
+        kept = halves(engine._ensemble, "carried-period16-their")
+        for move in "RPSRRPS":
+            RPS.player(move)
+        assert kept[0]._inner._seen == 7  # every round the player was told of
+        RPS.player("")
+        assert halves(engine._ensemble, "carried-period16-their") == kept
+        assert kept[0]._inner._seen == 8  # and the last one, whose reply never came
+        assert engine.rounds == 0
+    finally:
+        state[:] = saved

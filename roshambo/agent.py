@@ -23,7 +23,8 @@ class Belief:
 
 
 class Agent:
-    """One match's Iocaine Powder ensemble.
+    """The Iocaine Powder ensemble, a match at a time: ``reset`` starts one afresh,
+    ``new_match`` keeps the carried-over models (see :meth:`Ensemble.new_match`).
 
     ``move(their_last)`` is the opponent protocol used by the arena and the fCC shim: it
     records the last round (our previous move, which the agent remembers, against
@@ -85,7 +86,7 @@ class Agent:
             self._ensemble.observe(self._last, their_last)  # our own last move needs no check
             self.rounds += 1
         elif self._last is not None:
-            raise ValueError("their_last is None in the middle of a match: call reset() to start a new one")
+            raise ValueError("their_last is None in the middle of a match: call reset() or new_match() to start a new one")
         return self.choose()
 
     def intended(self) -> Move | None:

@@ -92,6 +92,13 @@ we play b as above. A calibrated chain facing a counter that carries counts we n
 in that case in a few rounds out of a hundred, and right in about four of five of them: a
 loss one time in five becomes a win, a win a tie (and a tie, should the third move come, a
 loss).
+
+A new match (:meth:`Ensemble.new_match`, which ``RPS.player`` calls at every ``""``) starts
+every score and every predictor afresh but the carried-over ones
+(:mod:`roshambo.predictors.carried`): an opponent that keeps its state between matches, as
+the fCC bots do, starts the match where the last one left it, with counts we would
+otherwise never see; a fresh model of a counter of our last three moves meets 27 rows of
+them. ``reset`` forgets everything, carried models included.
 """
 from __future__ import annotations
 
@@ -364,11 +371,11 @@ class Ensemble:
         unanswered = self._unanswered
         if unanswered is not None:
             # The last round of a match is never observed (the fCC harness starts the next
-            # match with ""): the opponent played a move we never saw, and never saw our move.
-            # Carried models that read the opponent's own moves (a cycle's position, their
-            # frequencies) take the move the choice expected, as if our move won, which it did
-            # against an opponent we had found out; models of an opponent reading our moves
-            # skip the round, as that opponent did.
+            # match with ""): the opponent played a move we never saw, and never saw ours.
+            # Carried models that read the opponent's own moves (a cycle's position) take the
+            # move our choice expected, right against an opponent we had found out; models of
+            # an opponent reading our moves skip the round, which never reached it (the fCC
+            # bots take a missing move for rock; ours do not guess).
             mine, theirs = unanswered
             for mirrored, halves in enumerate(self._halves):
                 for half in halves:
@@ -407,10 +414,10 @@ class Ensemble:
         # per half (every predictor's, by its index), how to ask whether it doubts its
         # prediction (None: never)
         self._doubts = [[getattr(p, "doubt", None) for p in halves] for halves in (direct, mirror)]
-        # what each working half's predictor said last round (None: nothing; a kept half's
-        # last prediction stands)
-        self._direct: list[Move | None] = [direct[i].predict() if kept[0][i] else None for i in self._working[0]]
-        self._mirrored: list[Move | None] = [mirror[i].predict() if kept[1][i] else None for i in self._working[1]]
+        # what each working half's predictor said last round (None: nothing, as a kept half
+        # says until it proves itself again)
+        self._direct: list[Move | None] = [None] * len(self._updates)
+        self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
 
     def _new_scores(self) -> None:
         # the last choice: move, strategy, window, meta-meta choice, its score, trusted, cautious
@@ -605,9 +612,9 @@ class Ensemble:
         cautious = cautious and trusted
         self._trusted = trusted
         self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
-        # our move, and the opponent move the choice expected (what our move beats, had the
-        # choice been followed), until the round is observed (see new_match)
-        self._unanswered = (move, (planned - 1) % 3 if planned != NO_MOVE else (move - 1) % 3)
+        # our move, and the opponent move the choice expected, until the round is observed
+        # (see new_match); nothing when the choice expected nothing
+        self._unanswered = (move, (planned - 1) % 3) if planned != NO_MOVE else None
         return move
 
     def intended_move(self) -> Move | None:

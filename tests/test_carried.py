@@ -97,6 +97,17 @@ def test_new_match_keeps_the_inner_model_and_makes_it_prove_itself_again() -> No
     assert vars(model._inner) == vars(FrequencyCounter())
 
 
+def test_a_carried_model_doubts_nothing_while_it_is_silent() -> None:
+    class Doubting(Recorder):
+        def doubt(self) -> bool:
+            return True
+
+    model = CarriedOver(Doubting())
+    assert [(model.update(0, 1), model.doubt()) for _ in range(6)] == [
+        (None, False), (None, False), (None, False), (None, False), (1, True), (1, True)]
+    assert CarriedOver(Recorder()).doubt() is False  # an inner model that cannot say
+
+
 def test_carrying_over_is_refused_for_a_carried_model_or_one_without_a_source() -> None:
     with pytest.raises(ValueError, match="'carried-frequency' is carried over already"):
         CarriedOver(CarriedOver(FrequencyCounter()))
@@ -125,6 +136,19 @@ def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_ev
     assert all(new is not old for new, old in zip(halves(ensemble, "kept"), kept))
 
 
+def test_a_kept_model_proves_itself_again_in_every_match() -> None:
+    ensemble = Ensemble(random.Random(8), factories=carried_recorders())
+    play_rounds(ensemble, [1] * 10)
+    at = ensemble._working[0].index(list(ensemble._factories).index("kept"))
+    assert ensemble._direct[at] == 1  # proven: the opponent played rock's turn 1 (paper) running
+    ensemble.new_match()
+    assert ensemble._direct[at] is None and halves(ensemble, "kept")[0].predict() is None
+    play_rounds(ensemble, [1] * 3)  # the prediction it made last match is checked too
+    assert ensemble._direct[at] is None
+    play_rounds(ensemble, [1])
+    assert ensemble._direct[at] == 1
+
+
 def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_choice_expected() -> None:
     for source, direct_gets_it, mirrored_gets_it in (("their", True, False), ("mine", False, True)):
         ensemble = Ensemble(random.Random(4), factories=carried_recorders(source))
@@ -138,14 +162,43 @@ def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_
         assert len(mirrored.rounds) == 30 + mirrored_gets_it and mirrored.rounds[-1] == (1, 2)
 
 
-def test_an_observed_last_round_is_not_made_up_again() -> None:
+def test_an_unseen_last_round_is_made_up_once_and_an_observed_one_never() -> None:
     ensemble = Ensemble(random.Random(5), factories=carried_recorders())
     play_rounds(ensemble, [1] * 30)
     direct = halves(ensemble, "kept")[0]._inner
     ensemble.new_match()
     assert len(direct.rounds) == 30
+    play_rounds(ensemble, [1] * 10)
+    ensemble.choose_move()
+    ensemble.new_match()
     ensemble.new_match()  # a match without a round in it
-    assert len(direct.rounds) == 30
+    assert len(direct.rounds) == 41
+
+
+def test_a_choice_that_expects_nothing_makes_up_no_last_round() -> None:
+    ensemble = Ensemble(random.Random(6), factories={"kept": lambda rng: CarriedOver(Recorder())})
+    ensemble.choose_move()  # the first move of a match: nothing is expected yet
+    ensemble.new_match()
+    assert halves(ensemble, "kept")[0]._inner.rounds == []
+
+
+def test_new_match_on_a_fresh_or_reset_engine_plays_as_a_fresh_one() -> None:
+    theirs = [0, 1, 1, 2, 0, 2] * 30
+    plays = []
+    for start in ("fresh", "new", "reset-new"):
+        rng = random.Random(9)
+        agent = Agent(rng)
+        if start == "reset-new":
+            ours = None
+            for move in theirs:
+                ours = agent.move(None if ours is None else move)
+            agent.reset()
+            rng.seed(9)
+        if start != "fresh":
+            agent.new_match()
+        mine = [agent.move(None)] + [agent.move(move) for move in theirs]
+        plays.append(mine)
+    assert plays[0] == plays[1] == plays[2]
 
 
 def test_a_line_up_without_carried_models_plays_a_new_match_as_a_fresh_engine() -> None:

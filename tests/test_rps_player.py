@@ -21,6 +21,7 @@ import RPS
 import RPS_game
 from roshambo.agent import Agent
 from roshambo.moves import LETTERS
+from roshambo.predictors import PREDICTORS, Factory
 
 BAD_NON_STRINGS: list[object] = [None, 1, 0, 1.0, [], ["R"], b"R", ("R",), True]
 BAD_STRINGS = ["X", "r", "p", " ", "R ", " R", "RR", "rock", "\n", "R\n"]
@@ -35,10 +36,14 @@ def engine_slot() -> Iterator[list]:
     slot[:] = saved
 
 
-def install(slot: list, seed: int) -> random.Random:
-    """Put a fresh seeded Agent in the shim; return its rng."""
+# the line-up without the carried-over models, which a new match keeps (see Agent.new_match)
+UNCARRIED = {name: make for name, make in PREDICTORS.items() if not name.startswith("carried-")}
+
+
+def install(slot: list, seed: int, factories: dict[str, Factory] | None = None) -> random.Random:
+    """Put a fresh seeded Agent (``factories``: its line-up) in the shim; return its rng."""
     rng = random.Random(seed)
-    slot[:] = [Agent(rng)]
+    slot[:] = [Agent(rng, factories=factories)]
     return rng
 
 
@@ -53,9 +58,9 @@ def cycle_bot(pattern: str) -> Callable[[str], str]:
     return bot
 
 
-def reference(seed: int, their_moves: Sequence[str]) -> list[str]:
+def reference(seed: int, their_moves: Sequence[str], factories: dict[str, Factory] | None = None) -> list[str]:
     """What a fresh Agent(Random(seed)) plays in a match where the opponent plays these."""
-    agent = Agent(random.Random(seed))
+    agent = Agent(random.Random(seed), factories=factories)
     ours = [LETTERS[agent.move(None)]]
     for letter in their_moves[:-1]:
         ours.append(LETTERS[agent.move(LETTERS.index(letter))])
@@ -161,52 +166,52 @@ def test_bad_call_leaves_the_os_seeded_engine_exactly_as_it_was(engine_slot: lis
         prev = letter
 
 
-# --- reset on "" -------------------------------------------------------------------------------
+# --- a new match on "": as a fresh engine's, but for the carried-over models -------------------
 
 
 @pytest.mark.parametrize("cut_at", [0, 1, 2, 7, 100, 1000])
-def test_a_new_match_starts_fresh_after_a_match_cut_short(engine_slot: list, cut_at: int) -> None:
-    rng = install(engine_slot, 7)
+def test_a_new_match_forgets_all_but_the_carried_models_after_a_match_cut_short(engine_slot: list, cut_at: int) -> None:
+    rng = install(engine_slot, 7, UNCARRIED)
     if cut_at:
         shim_match(random_letters(8, cut_at))
     rng.seed(9)  # the engine's own random stream, restarted: the rest must be as fresh
     theirs = random_letters(10, 200)
-    assert shim_match(theirs) == reference(9, theirs)
+    assert shim_match(theirs) == reference(9, theirs, UNCARRIED)
     assert engine_slot[0].rounds == 199
 
 
-def test_a_new_match_starts_fresh_after_zero_games(engine_slot: list) -> None:
-    rng = install(engine_slot, 11)
+def test_a_new_match_forgets_all_but_the_carried_models_after_zero_games(engine_slot: list) -> None:
+    rng = install(engine_slot, 11, UNCARRIED)
     RPS.player("")
     RPS.player("")
     rng.seed(12)
     theirs = random_letters(13, 100)
-    assert shim_match(theirs) == reference(12, theirs)
+    assert shim_match(theirs) == reference(12, theirs, UNCARRIED)
 
 
-def test_a_new_match_starts_fresh_after_a_crashed_match(engine_slot: list, capsys) -> None:
+def test_a_new_match_forgets_all_but_the_carried_models_after_a_crashed_match(engine_slot: list, capsys) -> None:
     def crashing(prev: str, calls: list = []) -> str:  # noqa: B006 - the fCC bot shape
         calls.append(prev)
         if len(calls) == 30:
             raise RuntimeError("the opponent crashed")
         return "RPPS"[len(calls) % 4]
 
-    rng = install(engine_slot, 14)
+    rng = install(engine_slot, 14, UNCARRIED)
     with pytest.raises(RuntimeError):
         RPS_game.play(RPS.player, crashing, 100)
     rng.seed(15)
     theirs = random_letters(16, 100)
-    assert shim_match(theirs) == reference(15, theirs)
+    assert shim_match(theirs) == reference(15, theirs, UNCARRIED)
 
 
-def test_a_new_match_starts_fresh_after_bad_input_mid_match(engine_slot: list) -> None:
-    rng = install(engine_slot, 17)
+def test_a_new_match_forgets_all_but_the_carried_models_after_bad_input_mid_match(engine_slot: list) -> None:
+    rng = install(engine_slot, 17, UNCARRIED)
     shim_match(random_letters(18, 50))
     with pytest.raises(ValueError):
         RPS.player("X")
     rng.seed(19)
     theirs = random_letters(20, 100)
-    assert shim_match(theirs) == reference(19, theirs)
+    assert shim_match(theirs) == reference(19, theirs, UNCARRIED)
 
 
 def test_play_through_the_fcc_game_matches_the_reference(engine_slot: list, capsys) -> None:

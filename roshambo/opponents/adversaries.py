@@ -47,8 +47,8 @@ class CopyAttacker:
       move)``, which is exact only while the engine's state does not depend on its own
       random choices.
 
-    ``their_last=None`` after the first move starts a new match: the copy is reset, as our
-    engine is at the start of every match. ``engine`` builds the copy from an rng (default:
+    ``their_last=None`` after the first move starts a new match: the copy starts one as our
+    engine does under ``RPS.player`` (``new_match``, or ``reset`` for an engine without it). ``engine`` builds the copy from an rng (default:
     :class:`roshambo.agent.Agent`); the copy's seed is drawn from the attacker's rng.
     """
 
@@ -82,7 +82,7 @@ class CopyAttacker:
         if their_last is not None:
             check_move(their_last)
         elif self._mine is not None:
-            self._copy.reset()
+            getattr(self._copy, "new_match", self._copy.reset)()
             self._mine = None
         if self._shadows:
             choice = self._shadow(their_last)
@@ -133,7 +133,7 @@ class HedgeReader(CopyAttacker):
 class EngineCopy:
     """Self-play: our own engine (:class:`roshambo.agent.Agent`) with its own seed, as an
     opponent. ``config`` gives it other meta-level constants. A ``their_last=None`` after
-    its first move starts a new match (the engine is reset, as ours is)."""
+    its first move starts a new match (``new_match``, as ``RPS.player`` does for ours)."""
 
     name = "engine-copy"
     CONFIG: EnsembleConfig | None = None
@@ -149,7 +149,7 @@ class EngineCopy:
 
     def move(self, their_last: Move | None) -> Move:
         if their_last is None and self._agent.started:
-            self._agent.reset()
+            self._agent.new_match()
         return self._agent.move(their_last)
 
 

@@ -110,7 +110,7 @@ from itertools import chain, repeat
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
-from .predictors.base import check_decay, real_side, works_as
+from .predictors.base import WorksInOneHalf, check_decay, real_side, works_as
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
 # For X ~ Beta(a, b) with integers a, b: P(X <= 1/2) = P(Binomial(a + b - 1, 1/2) >= a), which
@@ -301,6 +301,15 @@ class Ensemble:
         slot = {half: position for position, half in enumerate(slots)}
         fields = [3 * slot[i, m] + k for i in range(n) for m in range(2) for k in range(3)]
         self._working = working
+        # a carried-over model's fresh twin in the line-up, by index: until the first new
+        # match the twin has seen the same rounds, so the carried model follows it instead
+        # of doing the same work (see CarriedOver.follow); not a twin that may borrow work
+        # from another predictor, which a new match rebuilds
+        index = {probes[name].name: i for i, name in enumerate(order)}
+        twins = {i: index.get(probes[name].name.removeprefix("carried-"), -1) for i, name in enumerate(order)
+                 if getattr(probes[name], "carried", False)}
+        self._twin_of = {i: j for i, j in twins.items()
+                         if j >= 0 and getattr(type(probes[order[j]]), "share", WorksInOneHalf.share) is WorksInOneHalf.share}
         self._idle = len(slots) - len(working[0]) - len(working[1])
         # where predictor i's direct (mirrored) half's prediction is in the list of what the
         # working halves said (-1: an idle half)
@@ -368,6 +377,10 @@ class Ensemble:
         :class:`roshambo.predictors.carried.CarriedOver`) keep everything seen since the
         last ``reset``, so that an opponent carrying its counts from earlier matches (as the
         fCC bots do) is modelled from all it saw."""
+        for halves in self._halves:
+            for half in halves:
+                if getattr(half, "carried", False):
+                    half.adopt()  # type: ignore[attr-defined]
         unanswered = self._unanswered
         if unanswered is not None:
             # The last round of a match is never observed (the fCC harness starts the next
@@ -398,6 +411,8 @@ class Ensemble:
             for i, half in enumerate(halves):
                 if kept[m][i]:
                     half.new_match()  # type: ignore[attr-defined]
+                elif i in self._twin_of:
+                    half.follow(halves[self._twin_of[i]])  # type: ignore[attr-defined]
         # halves that would compute what another half already does borrow its work, in the
         # order of the updates (every direct half, then every mirrored one), so that the
         # owner always updates first (a kept half offered already, when it was new)

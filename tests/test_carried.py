@@ -120,6 +120,22 @@ def test_carrying_over_is_refused_for_a_carried_model_or_one_without_a_source() 
 # --- the ensemble -----------------------------------------------------------------------------
 
 
+def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_then_takes_it_over() -> None:
+    ensemble = Ensemble(random.Random(2), factories=carried_recorders())
+    fresh, kept = halves(ensemble, "fresh"), halves(ensemble, "kept")
+    unused = [half._inner for half in kept]
+    play_rounds(ensemble, [0, 1, 2] * 5)
+    assert [inner.rounds for inner in unused] == [[], []]  # no work done twice
+    assert [half.predict() for half in kept] == [None, None]
+    ensemble.new_match()
+    assert [half._inner for half in halves(ensemble, "kept")] == list(fresh)
+    assert all(new is not old for new, old in zip(halves(ensemble, "fresh"), fresh))
+    # a carried model whose twin may borrow work from another predictor does its own work
+    lineup = {"history": PREDICTORS["history-their@1000"], "kept": lambda rng: CarriedOver(
+        PREDICTORS["history-their@1000"](rng))}
+    assert Ensemble(random.Random(2), factories=lineup)._twin_of == {}
+
+
 def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_every_score() -> None:
     ensemble = Ensemble(random.Random(3), factories=carried_recorders())
     fresh, kept = halves(ensemble, "fresh"), halves(ensemble, "kept")
@@ -140,7 +156,7 @@ def test_a_kept_model_proves_itself_again_in_every_match() -> None:
     ensemble = Ensemble(random.Random(8), factories=carried_recorders())
     play_rounds(ensemble, [1] * 10)
     at = ensemble._working[0].index(list(ensemble._factories).index("kept"))
-    assert ensemble._direct[at] == 1  # proven: the opponent played rock's turn 1 (paper) running
+    assert ensemble._direct[at] is None  # the first match: its fresh twin says it all
     ensemble.new_match()
     assert ensemble._direct[at] is None and halves(ensemble, "kept")[0].predict() is None
     play_rounds(ensemble, [1] * 3)  # the prediction it made last match is checked too
@@ -155,8 +171,8 @@ def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_
         play_rounds(ensemble, [1] * 30)  # a constant opponent: our choice is paper, and followed
         last = ensemble.choose_move()  # its reply never comes: the fCC harness starts a new match
         assert last == 2 and not ensemble.last_choice().hedging
-        direct, mirrored = (half._inner for half in halves(ensemble, "kept"))
         ensemble.new_match()
+        direct, mirrored = (half._inner for half in halves(ensemble, "kept"))
         # the round as each half is shown it: (ours, theirs) directly, swapped in the mirror
         assert len(direct.rounds) == 30 + direct_gets_it and direct.rounds[-1] == (2, 1)
         assert len(mirrored.rounds) == 30 + mirrored_gets_it and mirrored.rounds[-1] == (1, 2)
@@ -165,8 +181,8 @@ def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_
 def test_an_unseen_last_round_is_made_up_once_and_an_observed_one_never() -> None:
     ensemble = Ensemble(random.Random(5), factories=carried_recorders())
     play_rounds(ensemble, [1] * 30)
-    direct = halves(ensemble, "kept")[0]._inner
     ensemble.new_match()
+    direct = halves(ensemble, "kept")[0]._inner
     assert len(direct.rounds) == 30
     play_rounds(ensemble, [1] * 10)
     ensemble.choose_move()

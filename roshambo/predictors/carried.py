@@ -45,8 +45,25 @@ class CarriedOver(WorksInOneHalf):
         self._inner.reset()
         self._idle = False
         self._mirrored = False
+        self._twin: Predictor | None = None  # see follow
         self.new_match()
         self._said: Move | None = None  # what ``inner`` said last round, proven or not
+
+    def follow(self, twin: Predictor) -> None:
+        """Until :meth:`adopt`, ``twin`` stands for ``inner``: a fresh copy of it in the same
+        half, built at the same ``reset``, which has seen every round this model would; this
+        model does no work and says nothing meanwhile (in the first match since ``reset``
+        it would say what ``twin`` says)."""
+        self._twin = twin
+
+    def adopt(self) -> None:
+        """At a new match, take the followed twin as ``inner`` (the ensemble then builds a
+        fresh twin); from here on this model does its own work."""
+        twin = self._twin
+        if twin is not None:
+            self._inner = twin
+            self._twin = None
+            self._said = twin.predict()
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent: ``inner`` keeps everything it saw,
@@ -63,7 +80,7 @@ class CarriedOver(WorksInOneHalf):
             share({}, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        if self._idle:
+        if self._idle or self._twin is not None:
             return None
         said = self._said
         if said is not None:
@@ -75,7 +92,7 @@ class CarriedOver(WorksInOneHalf):
         return said if self._run >= self.PROOF else None
 
     def predict(self) -> Move | None:
-        return self._said if not self._idle and self._run >= self.PROOF else None
+        return self._said if not self._idle and self._twin is None and self._run >= self.PROOF else None
 
     def doubt(self) -> bool:
         """Whether ``inner`` doubts the prediction this model speaks (never while silent, or

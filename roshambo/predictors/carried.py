@@ -3,13 +3,15 @@
 The fCC bots keep their state in mutable defaults, so a bot met again in a later match
 starts it with counts, windows and a cycle position from every match before; a predictor
 that starts each match afresh meets counts it never saw, and an opponent counting what
-followed our last three moves has 27 rows of them, each a guess until its first reply (an
-exact model of such a counter, told its order, memory and turn, still mispredicted 46 to 49
-of the first 300 rounds of a second or third match in our measurements). The same model run
-on everything since the player started sees those counts being made. It is kept beside the
+followed our last three moves has 27 rows of them, each a guess until its first reply (even
+an exact model of such a counter, told its order, memory and turn, mispredicts many of a
+second match's first rounds: docs/benchmarks.md). The same model run on everything since
+the player started sees those counts being made. It is kept beside the
 fresh one, not instead of it: a different opponent in the next match makes the carried
 model wrong until the fresh scores say so (the ensemble's scores always start afresh, see
-:meth:`roshambo.ensemble.Ensemble.new_match`).
+:meth:`roshambo.ensemble.Ensemble.new_match`). Until the first new match the fresh copy has
+seen exactly what the carried one would, so the carried one follows it, doing no work, and
+takes it over at the new match: a single match does no model's work twice.
 """
 from __future__ import annotations
 

@@ -48,8 +48,9 @@ class CopyAttacker:
       random choices.
 
     ``their_last=None`` after the first move starts a new match: the copy starts one as our
-    engine does under ``RPS.player`` (``new_match``, or ``reset`` for an engine without it). ``engine`` builds the copy from an rng (default:
-    :class:`roshambo.agent.Agent`); the copy's seed is drawn from the attacker's rng.
+    engine does under ``RPS.player`` (``new_match``, or ``reset`` for an engine without
+    it). ``engine`` builds the copy from an rng (default: :class:`roshambo.agent.Agent`);
+    the copy's seed is drawn from the attacker's rng.
     """
 
     name = "copy-attacker"

@@ -6,9 +6,9 @@ that starts each match afresh meets counts it never saw, and an opponent countin
 followed our last three moves has 27 rows of them, each a guess until its first reply (even
 an exact model of such a counter, told its order, memory and turn, mispredicts many of a
 second match's first rounds: docs/benchmarks.md). The same model run on everything since
-the player started sees those counts being made. It is kept beside the
-fresh one, not instead of it: a different opponent in the next match makes the carried
-model wrong until the fresh scores say so (the ensemble's scores always start afresh, see
+the player started sees those counts being made. It is kept beside the fresh one, not
+instead of it: a different opponent in the next match makes the carried model wrong until
+the fresh scores say so (the ensemble's scores always start afresh, see
 :meth:`roshambo.ensemble.Ensemble.new_match`). Until the first new match the fresh copy has
 seen exactly what the carried one would, so the carried one follows it, doing no work, and
 takes it over at the new match: a single match does no model's work twice.

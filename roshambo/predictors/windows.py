@@ -12,8 +12,8 @@ best-scoring window and target; where that window's counts tie, it learns which 
 moves the opponent picks, keyed by the order in which the moves present entered the window
 and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
-tied moves alone until that finer context is seen (as prediction by partial matching does,
-Cleary & Witten 1984). Billings 1999, the "freqbot" family, with the window, the target and
+order in which the tied moves alone entered it, then to the tied moves alone, until a finer
+context is seen (as prediction by partial matching does, Cleary & Witten 1984). Billings 1999, the "freqbot" family, with the window, the target and
 the tie rule left open; packed fields as in the ensemble's scores.
 """
 from __future__ import annotations
@@ -68,7 +68,7 @@ class CountingWindows(WorksInOneHalf):
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
         self._ties: dict[int, Move] = {}  # tie context (see _predict) -> the tied move last targeted
-        self._pending: tuple[int, int, tuple[Move, ...]] | None = None
+        self._pending: tuple[int, int, int, tuple[Move, ...]] | None = None
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -90,9 +90,9 @@ class CountingWindows(WorksInOneHalf):
             kind, window = self._best
             if not ((most, least)[kind] >> (FIELD * window)) & 1:
                 self._best = self._rescan()  # a window that hits stays ahead of every other
-            if self._pending is not None and target in self._pending[2]:
-                fine, coarse, _ = self._pending
-                self._ties[fine] = self._ties[coarse] = target
+            if self._pending is not None and target in self._pending[3]:
+                fine, middle, coarse, _ = self._pending
+                self._ties[fine] = self._ties[middle] = self._ties[coarse] = target
         move = my_move if self._mine else their_move
         # the last j + 1 moves are the new one and the last j before it: each window's counts
         # are the next smaller window's, one field up, plus the new move
@@ -135,17 +135,25 @@ class CountingWindows(WorksInOneHalf):
         # at least ``max_window`` of its latest)
         positions = self._positions
         order = 0  # the moves present, earliest first, as base-4 digits 1..3
+        leaders = 0  # the tied moves alone, earliest first
         for _, m in sorted([(positions[m][-counts[m]], m) for m in range(3) if counts[m]]):
             order = order * 4 + m + 1
+            if mask >> m & 1:
+                leaders = leaders * 4 + m + 1
         last = max(tied, key=lambda m: positions[m][-1] if counts[m] else -1)
         # the contexts as integers: the coarse one (target, tied moves) below 16, the fine one
-        # (also the order and the last seen) above
+        # (also the order of every move present and the last seen) above, and between them,
+        # negative, the coarse one with the order in which the tied moves present entered
         coarse = best_kind << 3 | mask
         fine = ((order << 2 | last) << 4 | coarse) + 16
-        self._pending = (fine, coarse, tied)
-        chosen = self._ties.get(fine)
+        middle = -(leaders << 4 | coarse) - 1
+        self._pending = (fine, middle, coarse, tied)
+        ties = self._ties
+        chosen = ties.get(fine)
         if chosen is None:
-            chosen = self._ties.get(coarse, tied[0])
+            chosen = ties.get(middle)
+            if chosen is None:
+                chosen = ties.get(coarse, tied[0])
         return (chosen + 1) % 3
 
     def predict(self) -> Move | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import itertools
 import random
-from collections import Counter
 import re
 import time
 from fractions import Fraction
@@ -32,7 +31,6 @@ from roshambo.predictors import (
     Predictor,
     RandomGuess,
     SharpestContext,
-    WindowLeaders,
 )
 from roshambo.predictors.base import argmax3
 from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
@@ -276,10 +274,6 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (SharpestContext, {"decay": 1.01}, 1.01),
     (SharpestContext, {"decay": "0.9"}, "0.9"),
     (SharpestContext, {"decay": None}, None),
-    (WindowLeaders, {"source": "both"}, "both"),
-    (WindowLeaders, {"window": 0}, 0),
-    (WindowLeaders, {"min_count": 0}, 0),
-    (WindowLeaders, {"decay": 1.5}, 1.5),
     (LaggedRolls, {"reference": "both"}, "both"),
     (LaggedRolls, {"max_lag": 0}, 0),
     (LaggedRolls, {"decay": 0.0}, 0.0),
@@ -505,49 +499,6 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
     return argmax_first(blend)
 
 
-def leaders_reference(rounds: Sequence[Round], source: str, window: int, min_count: int,
-                      decay: float = 1.0) -> Move | None:
-    """Recount from scratch: the moves tied for the lead of the side's last ``window`` moves,
-    in order of first appearance there, and what the opponent played next after each such
-    context (older counts times ``decay`` at each recurrence); a tie is also read with every
-    move present in order of first appearance, and that row, once seen, goes first; an
-    unseen context borrows the latest reaction to a single leader."""
-    def side(n: int) -> list[Move]:
-        return [m if source == "mine" else t for m, t in rounds[:n]][-window:]
-
-    def leaders(n: int) -> list[Move]:
-        moves = side(n)
-        top = max(moves.count(m) for m in range(3))
-        return sorted((m for m in range(3) if moves.count(m) == top), key=moves.index)
-
-    def present(n: int) -> list[Move]:
-        return list(dict.fromkeys(side(n)))
-
-    n = len(rounds)
-    if n == 0 or n < min_count:
-        return None
-    current = leaders(n)
-    current_present = present(n)
-    counts: list[float] = [0, 0, 0]
-    fine: list[float] = [0, 0, 0]
-    offset = None
-    for i in range(1, n):
-        before = leaders(i)
-        if before == current:
-            counts = [c * decay for c in counts]
-            counts[rounds[i][1]] += 1
-            if len(current) > 1 and present(i) == current_present:
-                fine = [c * decay for c in fine]
-                fine[rounds[i][1]] += 1
-        if len(before) == 1:
-            offset = (rounds[i][1] - before[0]) % 3
-    if any(fine):
-        return argmax_first(fine)
-    if any(counts):
-        return argmax_first(counts)
-    return None if offset is None else (current[0] + offset) % 3
-
-
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, FrequencyCounter):
         least = getattr(predictor, "least", False)
@@ -574,9 +525,6 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
     if isinstance(predictor, SharpestContext):
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: sharpest_reference(rounds, decay)
-    if isinstance(predictor, WindowLeaders):
-        return lambda rounds: leaders_reference(rounds, predictor.source, predictor.window,
-                                                predictor.min_count, predictor.decay)
     return None
 
 
@@ -610,8 +558,6 @@ def test_registered_predictor_agrees_with_its_reference_model(
     LaggedRolls("mine", 1), LaggedRolls("their", 5, decay=0.5), LaggedRolls("mine", 3, decay=1.0, min_hits=4),
     DecayedContexts(1, (None,), half="both"), DecayedContexts(2, (2, 5), min_score=1, half="both"),
     BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
-    WindowLeaders("mine", 1), WindowLeaders("mine", 4), WindowLeaders("their", 7, min_count=5),
-    WindowLeaders("mine", 4, decay=0.6), WindowLeaders("their", 6, min_count=2, decay=0.5),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)
@@ -778,73 +724,6 @@ def test_frequency_counter_waits_for_min_count_moves() -> None:
     rounds = [(S, t) for t in moves("RRPPS")]
     assert predictions(FrequencyCounter(min_count=3), rounds) == [None, None, None, R, R, R]
     assert predictions(FrequencyCounter(None, least=True, min_count=2), rounds) == [None, None, P, S, S, S]
-
-
-def test_window_leaders_learns_a_first_seen_tie_rule() -> None:
-    # the opponent beats the most common of our last 4 moves, ties going to the move seen
-    # first in that window (collections.Counter.most_common); a fixed-order counter errs on
-    # ties, the leaders predictor learns every context and then never does
-    rng = random.Random(3)
-    ours = [rng.randrange(3) for _ in range(400)]
-    theirs = []
-    for i in range(len(ours)):
-        recent = ours[max(0, i - 4):i]
-        common = Counter(recent).most_common(1)[0][0] if recent else R
-        theirs.append((common + 1) % 3)
-    rounds = list(zip(ours, theirs))
-    got = predictions(WindowLeaders("mine", 4), rounds)
-    assert all(got[n] == theirs[n] for n in range(200, 400))
-    # beating our most frequent move with ties to R, then P, then S is right only off ties
-    ours_counted = predictions(FrequencyCounter(4), [(t, m) for m, t in rounds])
-    fixed = [None if f is None else (f + 1) % 3 for f in ours_counted]
-    assert sum(fixed[n] != theirs[n] for n in range(200, 400)) > 20
-
-
-def test_window_leaders_learns_a_tie_rule_that_the_trailing_move_changes() -> None:
-    # ties go to the tied move seen first in our last 8 moves, unless the third move is
-    # there too, which reverses the order (as the iteration order of a small hash table can
-    # when two keys share a slot): the leaders alone cannot tell the two cases apart, the
-    # order of every move present can
-    rng = random.Random(8)
-    ours = [rng.randrange(3) for _ in range(600)]
-    theirs = []
-    coarse: dict[tuple[Move, ...], set[Move]] = {}
-    for i in range(len(ours)):
-        recent = ours[max(0, i - 8):i] or [R]
-        top = max(recent.count(m) for m in range(3))
-        tied = sorted((m for m in range(3) if recent.count(m) == top), key=recent.index)
-        if len(set(recent)) == 3:
-            tied.reverse()
-        theirs.append((tied[0] + 1) % 3)
-        if i >= 8 and len(tied) > 1:
-            coarse.setdefault(tuple(sorted(tied, key=recent.index)), set()).add(theirs[-1])
-    assert any(len(replies) > 1 for replies in coarse.values())  # the leaders do not suffice
-    got = predictions(WindowLeaders("mine", 8), list(zip(ours, theirs)))
-    assert all(got[n] == theirs[n] for n in range(300, 600))
-
-
-def test_window_leaders_decay_relearns_reactions_first_seen_through_moves_we_never_made() -> None:
-    # the opponent beats the most common of its last 6 records of our moves, ties to the
-    # first seen, and its record starts with 6 moves of an earlier match we never saw: its
-    # first reactions teach some contexts the wrong reply, which plain counts keep until
-    # outvoted, while decayed ones let the latest consistent reaction take over
-    def errors(decay: float) -> int:
-        total = 0
-        for seed in range(30):
-            rng = random.Random(seed)
-            record = [rng.randrange(3) for _ in range(6)]
-            predictor = WindowLeaders("mine", 6, decay=decay)
-            for n in range(120):
-                theirs = (Counter(record[-6:]).most_common(1)[0][0] + 1) % 3
-                if n >= 6:
-                    guess = predictor.predict()
-                    total += guess is not None and guess != theirs
-                ours = rng.randrange(3)
-                predictor.update(ours, theirs)
-                record.append(ours)
-        return total
-
-    assert errors(0.6) < 0.75 * errors(1.0)
 
 
 def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:

@@ -15,7 +15,6 @@ from .decayed import DecayedContexts
 from .frequency import FrequencyCounter
 from .history import HistoryMatcher
 from .lags import LaggedRolls
-from .leaders import WindowLeaders
 from .markov import CalibratedMarkovChain, MarkovChain
 from .outcome import OutcomeRollTable
 from .periods import PeriodicMoves
@@ -59,10 +58,6 @@ def _lineup() -> list[Factory]:
         factories.append(lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True, half="mirrored"))
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10, half="mirrored"))
     factories.append(lambda rng: CalibratedMarkovChain(1, half="mirrored"))
-    # what an opponent counting our last 10 moves does, whatever its tie rule (waits for 3,
-    # as the whole-match counters do; a reaction seen twice running outweighs older counts,
-    # since such an opponent's first reactions may answer moves of ours we never saw)
-    factories.append(lambda rng: WindowLeaders("mine", 10, min_count=3, decay=0.6))
     # an opponent counting our last N moves, for every N up to 64 at once (direct half only;
     # it speaks after 8 hits' worth, so that 64 windows' chance agreements in the opening,
     # or an opponent's window still holding an earlier match, do not lead it astray)
@@ -121,5 +116,4 @@ __all__ = [
     "Predictor",
     "RandomGuess",
     "SharpestContext",
-    "WindowLeaders",
 ]

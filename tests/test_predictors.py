@@ -1225,8 +1225,8 @@ def test_counting_windows_read_a_new_tie_by_the_order_its_tied_moves_entered() -
     """Against a counter whose ties go to the tied move seen first in its window
     (``Counter.most_common``), a tie whose finer context (the order of every move present,
     the last seen) is new is read as the same tied moves in the same order were last: the
-    opening's mistakes drop by a third against backing off to the tied moves alone (about
-    11 a match of 300 rounds here, against 19)."""
+    opening's mistakes drop by two fifths against backing off to the tied moves alone
+    (about 11 a match of 300 rounds here, against 19)."""
     from roshambo.opponents.relatives import RecentCounter
 
     wrong = 0
@@ -1247,7 +1247,8 @@ def test_counting_windows_read_a_new_tie_by_the_order_its_tied_moves_entered() -
 def test_counting_windows_answer_a_tie_with_a_tied_move() -> None:
     """Every tie context, however coarse, is keyed by the tied moves: a least-counter whose
     window holds one move only (the two others tied at zero), in runs of every move, must
-    never be answered by a move learnt for another pair."""
+    never be answered by a move learnt for another pair (a middle context keyed on the
+    tied moves' order alone was)."""
     from roshambo.opponents.relatives import RecentCounter
 
     bot = RecentCounter(3, "least", "SRP")

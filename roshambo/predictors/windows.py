@@ -13,8 +13,9 @@ moves the opponent picks, keyed by the order in which the moves present entered 
 and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
 order in which the tied moves alone entered it, then to the tied moves alone, until a finer
-context is seen (as prediction by partial matching does, Cleary & Witten 1984). Billings 1999, the "freqbot" family, with the window, the target and
-the tie rule left open; packed fields as in the ensemble's scores.
+context is seen (as prediction by partial matching does, Cleary & Witten 1984). Billings
+1999, the "freqbot" family, with the window, the target and the tie rule left open; packed
+fields as in the ensemble's scores.
 """
 from __future__ import annotations
 
@@ -130,23 +131,24 @@ class CountingWindows(WorksInOneHalf):
         tied = TIED[mask]
         if len(tied) == 1:
             return (tied[0] + 1) % 3
-        # a tie: read it by the order the moves present entered the window, and the last seen;
-        # a move's first position in the window is its count-th latest (its positions keep
-        # at least ``max_window`` of its latest)
+        # a tie: read it by the order the moves present entered the window, and the last seen,
+        # backing off to the order of the tied moves alone, then to the tied moves; a move's
+        # first position in the window is its count-th latest (its positions keep at least
+        # ``max_window`` of its latest)
         positions = self._positions
         order = 0  # the moves present, earliest first, as base-4 digits 1..3
-        leaders = 0  # the tied moves alone, earliest first
+        tied_order = 0  # the tied moves present, earliest first (0 if they are absent)
         for _, m in sorted([(positions[m][-counts[m]], m) for m in range(3) if counts[m]]):
             order = order * 4 + m + 1
             if mask >> m & 1:
-                leaders = leaders * 4 + m + 1
+                tied_order = tied_order * 4 + m + 1
         last = max(tied, key=lambda m: positions[m][-1] if counts[m] else -1)
-        # the contexts as integers: the coarse one (target, tied moves) below 16, the fine one
-        # (also the order of every move present and the last seen) above, and between them,
-        # negative, the coarse one with the order in which the tied moves present entered
+        # the contexts as integers: the coarse one (target, tied moves) in 0..15, the fine one
+        # (also the order of every move present and the last seen) from 16 up, the middle one
+        # (the coarse one and the tied moves' order) negative
         coarse = best_kind << 3 | mask
         fine = ((order << 2 | last) << 4 | coarse) + 16
-        middle = -(leaders << 4 | coarse) - 1
+        middle = -(tied_order << 4 | coarse) - 1
         self._pending = (fine, middle, coarse, tied)
         ties = self._ties
         chosen = ties.get(fine)

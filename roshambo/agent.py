@@ -9,6 +9,13 @@ from .moves import Move, check_move
 from .predictors import Factory
 
 
+def family_of(strategy: str) -> str:
+    """The idea behind a strategy's name: "markov" for "markov3@100'.2", "windows" for
+    "windows64-mine.0" (the predictor's name up to its first parameter)."""
+    family = strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]
+    return family.split("-")[0].rstrip("0123456789")
+
+
 @dataclass(frozen=True)
 class Belief:
     """What the engine currently trusts: the strategy on top and its record."""
@@ -98,7 +105,5 @@ class Agent:
         choice = self._ensemble.last_choice()
         if choice is None:
             return Belief("none", "none", 0, 0, 0.0, True)
-        family = choice.strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]
-        family = family.split("-")[0].rstrip("0123456789")
-        return Belief(choice.strategy, family, choice.window, choice.rotation, choice.score, choice.hedging,
-                      choice.cautious)
+        return Belief(choice.strategy, family_of(choice.strategy), choice.window, choice.rotation, choice.score,
+                      choice.hedging, choice.cautious)

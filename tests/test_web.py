@@ -22,8 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, python_env
+from roshambo.agent import family_of
 from roshambo.arena import known_names
 from roshambo.moves import LETTERS, outcome
+from roshambo.predictors import PREDICTORS
 from roshambo.web import (
     CSV_COLUMNS,
     MAX_BODY,
@@ -100,6 +102,14 @@ def test_the_page_is_served_with_its_hooks_and_nothing_external(client: Client) 
     assert "@import" not in text and "url(http" not in text
     assert "default-src 'none'" in headers["content-security-policy"]
     assert "connect-src 'self'" in headers["content-security-policy"]
+
+
+def test_the_page_explains_every_family_in_the_line_up() -> None:
+    page = (REPO / "roshambo" / "web.html").read_text(encoding="utf-8")
+    block = page[page.index("const FAMILIES = {"):]
+    explained = set(re.findall(r"^  (\w+): \"", block[:block.index("};")], re.M))
+    families = {family_of(f"{name}.0") for name in PREDICTORS}
+    assert families == explained, (families - explained, explained - families)
 
 
 def test_opponents_are_the_registry(client: Client) -> None:

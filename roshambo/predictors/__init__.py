@@ -37,6 +37,9 @@ CARRIED = ("calibrated2-their-shifted", "calibrated3-their-shifted", "calibrated
 def _lineup() -> list[Factory]:
     factories: list[Factory] = []
     # Order matters only on ties (the first strategy wins), so the most general go first.
+    # Chains and frequency counts over a window take a meta window's length (10, 50, 100:
+    # see EnsembleConfig.windows); counting windows, lags, periods and decayed contexts
+    # cover their whole ranges at once.
     for source in ("their", "mine", "both"):  # Iocaine's longest age: the last 1000 rounds
         factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12, window=1000))
     for seq_len in (2, 3, 4):

@@ -143,7 +143,9 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
     assert len(first.losses) == 3 and sum(first.losses) == sum(first.lost)
     # the first move is a hedge; after it the reader beats every move we follow
     assert first.followed[0] == 0 and first.lost[1] >= first.followed[1] > 0
-    assert all(-20 <= s <= 20 for s in first.scores) and first.mean < 0
+    # (the realised mean may be above 0 over 3 matches: the hedged rounds are coin flips;
+    # the expectation, hedged rounds at 0, is below it, as checked below)
+    assert all(-20 <= s <= 20 for s in first.scores)
     text = opening.report(first)
     assert text.startswith(f"hedge-reader: {first.mean:+.2f} +- ") and "followed" in text
     assert f"most {max(first.losses)};" in text and f">=5: {sum(n >= 5 for n in first.losses)} " in text
@@ -155,6 +157,7 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
         _, _, followed, expected = opening.play_opening("hedge-reader", 20, match)
         assert expected == first.expected[match] == -sum(followed)
     assert abs(sum(first.scores) - sum(first.expected)) <= hedged
+    assert first.expected_mean < 0
     assert f"(hedged rounds at 0: {first.expected_mean:+.2f} +- " in text
 
 

@@ -47,7 +47,12 @@ Hedged rounds add without ageing, so a simulator is found out sooner, until the 
 as much as a decayed one can (1 / (1 - trust_decay) rounds' worth); from there they age it
 too, so that a long losing spell is forgotten in a few dozen rounds once the opponent can be
 beaten again. Each round we follow the meta-meta choice only if a draw from Beta(wins + a,
-losses + b) exceeds 1/2 (Thompson 1933), and play at random otherwise. The prior (a, b)
+losses + b) exceeds a bar (Thompson 1933), and play at random otherwise. The bar starts at
+1/2 and rises to ``trust_bar`` as the prior fades (see below): an opponent that adapts to
+what we play (the modern history matchers, the Kaggle bandits) beats a choice soon after we
+start following it, so the record lags what the choice wins now, and an even record means a
+losing choice; where it wins a few rounds in ten more than it loses, random play costs that
+edge (the classic field's narrow wins), so the bar sits between. The prior (a, b)
 starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent, and
 one or two unlucky ones must not send the engine to random play after it has found an honest
 opponent out; but a simulator beats every round we follow, so the prior must give way after
@@ -113,12 +118,19 @@ from .predictors import PREDICTORS, Factory, Predictor
 from .predictors.base import WorksInOneHalf, check_decay, real_side, works_as
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
-# For X ~ Beta(a, b) with integers a, b: P(X <= 1/2) = P(Binomial(a + b - 1, 1/2) >= a), which
-# Hoeffding's inequality bounds by exp(-(a - b + 1) ** 2 / (2 (a + b - 1))); the tail only
-# grows as a falls or b rises, so at real a > b + 1 the bound at floor(a), ceil(b) gives
-# P(X <= 1/2) < exp(-(a - b - 1) ** 2 / (2 (a + b))). Under one in a billion when
-# (a - b - 1) ** 2 > SURE * (a + b).
+# For X ~ Beta(a, b) with integers a, b: P(X <= c) = P(Binomial(a + b - 1, c) >= a), which
+# Hoeffding's inequality bounds by exp(-2 (a - c (a + b - 1)) ** 2 / (a + b - 1)); the tail
+# only grows as a falls or b rises, so for real a, b the bound at floor(a), ceil(b) gives
+# P(X <= c) < exp(-2 m ** 2 / (a + b)) with m = (a - 1)(1 - c) - c b > 0. Under one in a
+# billion when (2 m) ** 2 > SURE * (a + b); at c = 1/2, 2 m = a - b - 1.
 SURE = 2 * math.log(1e9)
+
+
+def _sure(alpha: float, beta: float, bar: float) -> bool:
+    """Whether a draw from Beta(alpha, beta) would exceed ``bar`` but for a chance below one
+    in a billion (see SURE), so that the draw can be skipped."""
+    twice = 2.0 * ((alpha - 1.0) * (1.0 - bar) - bar * beta)
+    return twice > 0.0 and twice * twice > SURE * (alpha + beta)
 FIELD = 7  # bytes per packed score field (56 bits: the keys need 50, see Ensemble)
 
 
@@ -224,6 +236,7 @@ class EnsembleConfig:
     tie_fading: float = 0.94
     caution_on_doubt: bool = True
     beaten_run: int = 3
+    trust_bar: float = 0.55
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -232,6 +245,9 @@ class EnsembleConfig:
             raise ValueError(f"invalid windows {windows!r}: expected a tuple of positive round counts")
         for name in ("meta_decay", "trust_decay", "prior_fading", "tie_fading"):
             check_decay(getattr(self, name), name)
+        bar = self.trust_bar
+        if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0.5 <= bar < 1.0:
+            raise ValueError(f"invalid trust_bar {bar!r}: expected a share from 0.5 up to (not including) 1")
         prior = self.trust_prior
         if (not isinstance(prior, tuple) or len(prior) != 2
                 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior)):
@@ -614,10 +630,10 @@ class Ensemble:
                 alpha = min(alpha, beta)  # the prior no longer favours following (a cautious one stays)
             alpha += self._wins
             beta += self._losses
-            margin = alpha - beta - 1.0
-            # the Thompson draw, unless it would exceed 1/2 but for a chance below 1e-9
-            trusted = (margin > 0.0 and margin * margin > SURE * (alpha + beta)
-                       or self._rng.betavariate(alpha, beta) > 0.5)
+            # the bar rises from 1/2 to trust_bar as the prior fades
+            bar = self.config.trust_bar + (0.5 - self.config.trust_bar) * fading
+            # the Thompson draw, unless it would exceed the bar but for a chance below 1e-9
+            trusted = _sure(alpha, beta, bar) or self._rng.betavariate(alpha, beta) > bar
         planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
         cautious = followable and (rounds < self.config.caution_rounds and self._cautious(planned)
                                    or self.config.caution_on_doubt and self._in_doubt(self._meta_best[a]))

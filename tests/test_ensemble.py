@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _largest
+from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _largest, _sure
 from roshambo.moves import PAPER, ROCK, Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
@@ -574,6 +574,11 @@ BAD_CONFIGS: list[object] = [
     ({"beaten_run": -1}, "-1"),
     ({"beaten_run": 2.0}, "2.0"),
     ({"caution_on_doubt": "yes"}, "'yes'"),
+    ({"trust_bar": 0.4}, "0.4"),
+    ({"trust_bar": 1.0}, "1.0"),
+    ({"trust_bar": "0.6"}, "'0.6'"),
+    ({"trust_bar": True}, "True"),
+    ({"trust_bar": math.nan}, "nan"),
 ]
 
 
@@ -706,25 +711,56 @@ def test_the_packed_knockout_finds_the_largest_field(fields: list[int]) -> None:
     assert _largest(packed, _halvings(len(fields))) == max(fields)
 
 
-def beta_tail_at_half(a: int, b: int) -> Fraction:
-    """P(Beta(a, b) <= 1/2) for integers a, b >= 1: P(Binomial(a + b - 1, 1/2) >= a), exactly."""
+def beta_tail(a: int, b: int, bar: Fraction) -> Fraction:
+    """P(Beta(a, b) <= bar) for integers a, b >= 1: P(Binomial(a + b - 1, bar) >= a), exactly."""
     n = a + b - 1
-    return Fraction(sum(math.comb(n, j) for j in range(a, n + 1)), 2 ** n)
+    return sum((math.comb(n, j) * bar**j * (1 - bar) ** (n - j) for j in range(a, n + 1)), Fraction(0))
 
 
-def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion() -> None:
+@pytest.mark.parametrize("bar", [0.5, 0.55, 0.6])
+def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion(bar: float) -> None:
     skipped = 0
     for a10 in range(10, 800, 7):
         for b10 in range(10, 150, 3):
             a, b = a10 / 10, b10 / 10
-            margin = a - b - 1
-            if margin > 0 and margin * margin > SURE * (a + b):
+            if _sure(a, b, bar):
                 skipped += 1
                 # the tail grows as a falls or b rises: the integers around (a, b) bound it
-                assert beta_tail_at_half(math.floor(a), math.ceil(b)) < Fraction(1, 10**9), (a, b)
-    assert skipped > 100  # the skip does happen, e.g. at a record of 50 wins to 1 loss
-    margin = 51 - 2 - 1
-    assert margin * margin > SURE * (51 + 2)
+                assert beta_tail(math.floor(a), math.ceil(b), Fraction(bar)) < Fraction(1, 10**9), (a, b)
+    assert skipped > 30  # the skip does happen, e.g. at a record of 200 wins to 1 loss
+    assert _sure(201, 2, bar)
+
+
+def test_at_a_bar_of_one_half_the_skip_is_the_plain_margin() -> None:
+    for a, b in ((51.0, 2.0), (30.5, 1.0), (12.0, 1.5), (100.0, 40.0), (3.0, 3.0)):
+        margin = a - b - 1
+        assert _sure(a, b, 0.5) == (margin > 0 and margin * margin > SURE * (a + b))
+
+
+def follows_an_even_record(bar: float, seed: int) -> int:
+    """Rounds 400-699 followed by an engine whose intended move, from round 100 on, is beaten
+    and beats the opponent's in turn (an opponent that adapts to our choices as fast as we
+    find it out leaves an even record); before, the opponent loses to it."""
+    ensemble = Ensemble(random.Random(seed), config=EnsembleConfig(trust_bar=bar))
+    followed = 0
+    for r in range(700):
+        choice = ensemble.choose()
+        intended = ensemble.intended_move()
+        aim = choice.move if intended is None else intended
+        answer = -1 if r < 100 or r % 2 else 1
+        ensemble.observe(choice.move, (aim + answer) % 3)
+        followed += r >= 400 and not choice.hedging
+    return followed
+
+
+def test_an_even_record_is_seldom_followed_once_the_prior_has_faded() -> None:
+    """The bar a draw from the record must clear rises from 1/2 to ``trust_bar``: at 1/2 an
+    even record is followed in about half the rounds, at the default in far fewer (a draw
+    from Beta(26, 26) exceeds 0.55 about one time in four)."""
+    even = sum(follows_an_even_record(0.5, seed) for seed in range(3))
+    barred = sum(follows_an_even_record(EnsembleConfig().trust_bar, seed) for seed in range(3))
+    assert 0.35 * 900 <= even <= 0.65 * 900, f"followed {even} of 3 x 300 rounds at a bar of 1/2"
+    assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at the default bar, {even} at 1/2"
 
 
 def test_a_long_losing_spell_is_forgotten_once_the_opponent_can_be_beaten() -> None:

@@ -131,6 +131,8 @@ def _sure(alpha: float, beta: float, bar: float) -> bool:
     in a billion (see SURE), so that the draw can be skipped."""
     twice = 2.0 * ((alpha - 1.0) * (1.0 - bar) - bar * beta)
     return twice > 0.0 and twice * twice > SURE * (alpha + beta)
+
+
 FIELD = 7  # bytes per packed score field (56 bits: the keys need 50, see Ensemble)
 
 

@@ -59,9 +59,14 @@ opponent out; but a simulator beats every round we follow, so the prior must giv
 three or four straight losses. It fades to (1, 1) as the match goes on, so an opponent that
 simulates us meets evidence, not optimism. Against anything we really beat, the probability
 of following goes to 1 within a few rounds; once a Hoeffding bound puts the chance of a draw
-below 1/2 under one in a billion, the draw is skipped. In the opening a tie counts with the
-wins, as a round the choice was not beaten, with a weight of ``tie_fading`` to the power of
-the round (half by round 11, under 5% by round 50): an exact simulator answers what it
+below the bar under one in a billion, the draw is skipped. At the other end, a draw that
+would clear the bar less often than ``trust_floor`` (one time in ten, by the normal
+approximation to the posterior) is not taken: the record learns from hedged rounds too, so
+following a choice that is almost surely beaten teaches nothing, and a simulator's copy of
+us, keeping the same record, follows in the same rare rounds and wins them. In the opening
+a tie counts with the wins, as a round the choice was not beaten, with a weight of
+``tie_fading`` to the power of the round (half by round 11, under 5% by round 50): an exact
+simulator answers what it
 predicts and never ties it, while a third of an honest opponent's early guesses tie us (and
 caution plays for ties), so a spell of unlucky losses among them no longer sends the engine
 to random play. Later the ties fade out: against bots that predict us part of the time (the
@@ -112,6 +117,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain, repeat
+from statistics import NormalDist
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
@@ -131,6 +137,15 @@ def _sure(alpha: float, beta: float, bar: float) -> bool:
     in a billion (see SURE), so that the draw can be skipped."""
     twice = 2.0 * ((alpha - 1.0) * (1.0 - bar) - bar * beta)
     return twice > 0.0 and twice * twice > SURE * (alpha + beta)
+
+
+def _hopeless(alpha: float, beta: float, bar: float, z: float) -> bool:
+    """Whether the normal approximation to Beta(alpha, beta) puts ``bar`` more than ``z``
+    standard deviations above the mean (z <= 0: never), so that a draw is not taken."""
+    n = alpha + beta
+    gap = bar - alpha / n
+    # gap > z * sd, with sd ** 2 = alpha * beta / (n ** 2 * (n + 1))
+    return z > 0.0 and gap > 0.0 and gap * gap * n * n * (n + 1.0) > z * z * alpha * beta
 
 
 FIELD = 7  # bytes per packed score field (56 bits: the keys need 50, see Ensemble)
@@ -239,6 +254,7 @@ class EnsembleConfig:
     caution_on_doubt: bool = True
     beaten_run: int = 3
     trust_bar: float = 0.55
+    trust_floor: float = 0.1
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -250,6 +266,9 @@ class EnsembleConfig:
         bar = self.trust_bar
         if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0.5 <= bar < 1.0:
             raise ValueError(f"invalid trust_bar {bar!r}: expected a share from 0.5 up to (not including) 1")
+        floor = self.trust_floor
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor < 0.5:
+            raise ValueError(f"invalid trust_floor {floor!r}: expected a chance from 0 up to (not including) 1/2")
         prior = self.trust_prior
         if (not isinstance(prior, tuple) or len(prior) != 2
                 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior)):
@@ -351,6 +370,9 @@ class Ensemble:
         # the most a record decayed by trust_decay every round can hold (1 / (1 - decay))
         decay = self.config.trust_decay
         self._capacity = math.inf if decay == 1.0 else 1.0 / (1.0 - decay)
+        # a draw is not taken beyond this many standard deviations below the bar (0: always taken)
+        floor = self.config.trust_floor
+        self._floor_z = NormalDist().inv_cdf(1.0 - floor) if floor > 0.0 else 0.0
         # a window's field holds at most 2 per round plus the credit: ``shift`` bits
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span + naive).bit_length()
@@ -635,7 +657,10 @@ class Ensemble:
             # the bar rises from 1/2 to trust_bar as the prior fades
             bar = self.config.trust_bar + (0.5 - self.config.trust_bar) * fading
             # the Thompson draw, unless it would exceed the bar but for a chance below 1e-9
-            trusted = _sure(alpha, beta, bar) or self._rng.betavariate(alpha, beta) > bar
+            # and not taken where, by the normal approximation, it would clear the bar less
+            # often than trust_floor
+            trusted = _sure(alpha, beta, bar) or (
+                not _hopeless(alpha, beta, bar, self._floor_z) and self._rng.betavariate(alpha, beta) > bar)
         planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
         cautious = followable and (rounds < self.config.caution_rounds and self._cautious(planned)
                                    or self.config.caution_on_doubt and self._in_doubt(self._meta_best[a]))

@@ -11,13 +11,14 @@ import math
 import random
 import re
 from fractions import Fraction
+from statistics import NormalDist
 from typing import Callable
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _largest, _sure
+from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _hopeless, _largest, _sure
 from roshambo.moves import PAPER, ROCK, Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
@@ -579,6 +580,11 @@ BAD_CONFIGS: list[object] = [
     ({"trust_bar": "0.6"}, "'0.6'"),
     ({"trust_bar": True}, "True"),
     ({"trust_bar": math.nan}, "nan"),
+    ({"trust_floor": -0.1}, "-0.1"),
+    ({"trust_floor": 0.5}, "0.5"),
+    ({"trust_floor": "0.1"}, "'0.1'"),
+    ({"trust_floor": False}, "False"),
+    ({"trust_floor": math.nan}, "nan"),
 ]
 
 
@@ -735,6 +741,57 @@ def test_at_a_bar_of_one_half_the_skip_is_the_plain_margin() -> None:
     for a, b in ((51.0, 2.0), (30.5, 1.0), (12.0, 1.5), (100.0, 40.0), (3.0, 3.0)):
         margin = a - b - 1
         assert _sure(a, b, 0.5) == (margin > 0 and margin * margin > SURE * (a + b))
+
+
+def beta_above(a: int, b: int, bar: float) -> float:
+    """P(Beta(a, b) > bar) for integers a, b >= 1: P(Binomial(a + b - 1, bar) < a)."""
+    n = a + b - 1
+    return sum(math.comb(n, j) * bar**j * (1 - bar) ** (n - j) for j in range(a))
+
+
+@pytest.mark.parametrize("bar", [0.5, 0.55, 0.6])
+def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_ten(bar: float) -> None:
+    """The normal approximation behind ``trust_floor``, checked against the exact tail: every
+    record whose draw would clear the bar under one time in ten is skipped, and none that
+    would clear it more than one time in eight."""
+    z = NormalDist().inv_cdf(1.0 - EnsembleConfig().trust_floor)
+    skipped = 0
+    for a in range(1, 61):
+        for b in range(1, 61):
+            chance = beta_above(a, b, bar)
+            hopeless = _hopeless(a, b, bar, z)
+            skipped += hopeless
+            assert hopeless or chance >= 0.1, (a, b, chance)
+            assert not hopeless or chance <= 0.125, (a, b, chance)
+    assert skipped > 1000
+    assert not _hopeless(1.0, 60.0, bar, 0.0)  # a floor of 0 never skips
+
+
+def follows_a_losing_record(floor: float, seed: int) -> int:
+    """Rounds 400-699 followed by an engine whose intended move, from round 100 on, is beaten
+    in three rounds of every five and beats the opponent's in the other two (before, the
+    opponent loses to it)."""
+    ensemble = Ensemble(random.Random(seed), config=EnsembleConfig(trust_floor=floor))
+    followed = 0
+    for r in range(700):
+        choice = ensemble.choose()
+        intended = ensemble.intended_move()
+        aim = choice.move if intended is None else intended
+        answer = -1 if r < 100 or r % 5 in (1, 3) else 1
+        ensemble.observe(choice.move, (aim + answer) % 3)
+        followed += r >= 400 and not choice.hedging
+    return followed
+
+
+def test_a_record_that_is_clearly_losing_is_not_followed() -> None:
+    """With a record of 3 losses in 5 (Beta(21, 31) once full), a draw clears the bar of 0.55
+    about one time in 60: without the floor the engine follows a few of 300 rounds, and a
+    simulator whose copy keeps the same record follows in the same rounds and wins them;
+    with the default floor it follows none."""
+    unfloored = sum(follows_a_losing_record(0.0, seed) for seed in range(3))
+    floored = sum(follows_a_losing_record(EnsembleConfig().trust_floor, seed) for seed in range(3))
+    assert unfloored >= 5, f"followed {unfloored} of 3 x 300 rounds without a floor"
+    assert floored == 0, f"followed {floored} of 3 x 300 rounds at the default floor"
 
 
 def follows_an_even_record(bar: float, seed: int) -> int:

@@ -27,7 +27,8 @@ class CarriedOver(WorksInOneHalf):
 
     carried = True
     # rounds running this match in which the opponent played one turn of the prediction,
-    # before it speaks (1 in 27 by chance)
+    # before it speaks (1 in 27 by chance); from then on it speaks all match, since a noisy
+    # opponent breaks any run now and then, and the ensemble's scores judge what it says
     PROOF = 4
 
     def __init__(self, inner: Predictor) -> None:
@@ -69,9 +70,10 @@ class CarriedOver(WorksInOneHalf):
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent: ``inner`` keeps everything it saw,
-        but must prove itself again before it speaks."""
+        but must prove itself again before it speaks (once, for the whole match)."""
         self._turn = -1  # the turn of ``inner``'s last prediction the opponent played
         self._run = 0  # rounds running this match in which the opponent played that turn
+        self._proven = False  # whether such a run has reached PROOF this match
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         """Idle in the half ``inner`` does not work in; borrow nothing (see the class)."""
@@ -90,11 +92,13 @@ class CarriedOver(WorksInOneHalf):
             turn = ((my_move if self._mirrored else their_move) - said) % 3
             self._run = self._run + 1 if turn == self._turn else 1
             self._turn = turn
+            if self._run >= self.PROOF:
+                self._proven = True
         said = self._said = self._inner.update(my_move, their_move)
-        return said if self._run >= self.PROOF else None
+        return said if self._proven else None
 
     def predict(self) -> Move | None:
-        return self._said if not self._idle and self._twin is None and self._run >= self.PROOF else None
+        return self._said if not self._idle and self._twin is None and self._proven else None
 
     def doubt(self) -> bool:
         """Whether ``inner`` doubts the prediction this model speaks (never while silent, or

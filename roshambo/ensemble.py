@@ -410,13 +410,18 @@ class Ensemble:
         """Start a match afresh: new predictors, and every score at its prior."""
         self._new_predictors(carry=False)
         self._new_scores()
+        self._blank = True  # nothing chosen or observed since (see new_match)
 
     def new_match(self) -> None:
         """Start a match against an opponent that may remember the last one: every score
         starts afresh and so do the predictors, but those carried over (see
         :class:`roshambo.predictors.carried.CarriedOver`) keep everything seen since the
         last ``reset``, so that an opponent carrying its counts from earlier matches (as the
-        fCC bots do) is modelled from all it saw."""
+        fCC bots do) is modelled from all it saw. Before any round since ``reset``, the
+        match is a fresh one already (as ``RPS.player``'s first is): nothing changes, and
+        the carried models keep following their fresh twins."""
+        if self._blank:
+            return
         for halves in self._halves:
             for half in halves:
                 if getattr(half, "carried", False):
@@ -504,6 +509,7 @@ class Ensemble:
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
+        self._blank = False
         intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
         self._unanswered = None
         trusted, self._trusted = self._trusted, False
@@ -591,6 +597,7 @@ class Ensemble:
 
     def choose_move(self) -> Move:
         """Pick this round's move: best strategy per window, best rotated window, or the hedge."""
+        self._blank = False
         rounds = self._rounds
         total = self._total
         expects = self._expects

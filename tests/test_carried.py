@@ -293,10 +293,12 @@ def test_the_fcc_player_starts_each_match_with_new_match() -> None:
         kept = halves(engine._ensemble, "carried-period16-their")
         for move in "RPSRRPS":
             RPS.player(move)
-        assert kept[0]._inner._seen == 7  # every round the player was told of
+        # the first match is a fresh one: the carried model follows its fresh twin, which
+        # does the work of every round the player was told of
+        assert kept[0]._twin._seen == 7
         RPS.player("")
         assert halves(engine._ensemble, "carried-period16-their") == kept
-        assert kept[0]._inner._seen == 8  # and the last one, whose reply never came
+        assert kept[0]._inner._seen == 8  # the twin, taken over, and the last round, whose reply never came
         assert engine.rounds == 0
     finally:
         state[:] = saved

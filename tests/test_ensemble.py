@@ -777,20 +777,29 @@ def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_
     assert not _hopeless(1.0, 60.0, bar, 0.0)  # a floor of 0 never skips
 
 
-def follows_a_losing_record(floor: float, seed: int) -> int:
+def rounds_followed(config: EnsembleConfig, seed: int, beats_us: Callable[[int], bool]) -> int:
     """Rounds 400-699 followed by an engine whose intended move, from round 100 on, is beaten
-    in three rounds of every five and beats the opponent's in the other two (before, the
+    in the rounds r where ``beats_us(r)`` and beats the opponent's in the others (before, the
     opponent loses to it)."""
-    ensemble = Ensemble(random.Random(seed), config=EnsembleConfig(trust_floor=floor))
+    ensemble = Ensemble(random.Random(seed), config=config)
     followed = 0
     for r in range(700):
         choice = ensemble.choose()
         intended = ensemble.intended_move()
         aim = choice.move if intended is None else intended
-        answer = -1 if r < 100 or r % 5 in (1, 3) else 1
+        answer = 1 if r >= 100 and beats_us(r) else -1
         ensemble.observe(choice.move, (aim + answer) % 3)
         followed += r >= 400 and not choice.hedging
     return followed
+
+
+def three_in_five(r: int) -> bool:
+    return r % 5 not in (1, 3)
+
+
+def in_turn(r: int) -> bool:
+    """An opponent that adapts to our choices as fast as we find it out leaves an even record."""
+    return r % 2 == 0
 
 
 def test_a_record_that_is_clearly_losing_is_not_followed() -> None:
@@ -798,34 +807,18 @@ def test_a_record_that_is_clearly_losing_is_not_followed() -> None:
     about one time in 60: without the floor the engine follows a few of 300 rounds, and a
     simulator whose copy keeps the same record follows in the same rounds and wins them;
     with the default floor it follows none."""
-    unfloored = sum(follows_a_losing_record(0.0, seed) for seed in range(3))
-    floored = sum(follows_a_losing_record(EnsembleConfig().trust_floor, seed) for seed in range(3))
+    unfloored = sum(rounds_followed(EnsembleConfig(trust_floor=0.0), seed, three_in_five) for seed in range(3))
+    floored = sum(rounds_followed(EnsembleConfig(), seed, three_in_five) for seed in range(3))
     assert unfloored >= 5, f"followed {unfloored} of 3 x 300 rounds without a floor"
     assert floored == 0, f"followed {floored} of 3 x 300 rounds at the default floor"
-
-
-def follows_an_even_record(bar: float, seed: int) -> int:
-    """Rounds 400-699 followed by an engine whose intended move, from round 100 on, is beaten
-    and beats the opponent's in turn (an opponent that adapts to our choices as fast as we
-    find it out leaves an even record); before, the opponent loses to it."""
-    ensemble = Ensemble(random.Random(seed), config=EnsembleConfig(trust_bar=bar))
-    followed = 0
-    for r in range(700):
-        choice = ensemble.choose()
-        intended = ensemble.intended_move()
-        aim = choice.move if intended is None else intended
-        answer = -1 if r < 100 or r % 2 else 1
-        ensemble.observe(choice.move, (aim + answer) % 3)
-        followed += r >= 400 and not choice.hedging
-    return followed
 
 
 def test_an_even_record_is_seldom_followed_once_the_prior_has_faded() -> None:
     """The bar a draw from the record must clear rises from 1/2 to ``trust_bar``: at 1/2 an
     even record is followed in about half the rounds, at the default in far fewer (a draw
     from Beta(26, 26) exceeds 0.55 about one time in four)."""
-    even = sum(follows_an_even_record(0.5, seed) for seed in range(3))
-    barred = sum(follows_an_even_record(EnsembleConfig().trust_bar, seed) for seed in range(3))
+    even = sum(rounds_followed(EnsembleConfig(trust_bar=0.5), seed, in_turn) for seed in range(3))
+    barred = sum(rounds_followed(EnsembleConfig(), seed, in_turn) for seed in range(3))
     assert 0.35 * 900 <= even <= 0.65 * 900, f"followed {even} of 3 x 300 rounds at a bar of 1/2"
     assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at the default bar, {even} at 1/2"
 

@@ -66,11 +66,11 @@ following a choice that is almost surely beaten teaches nothing, and a simulator
 us, keeping the same record, follows in the same rare rounds and wins them. In the opening
 a tie counts with the wins, as a round the choice was not beaten, with a weight of
 ``tie_fading`` to the power of the round (half by round 11, under 5% by round 50): an exact
-simulator answers what it
-predicts and never ties it, while a third of an honest opponent's early guesses tie us (and
-caution plays for ties), so a spell of unlucky losses among them no longer sends the engine
-to random play. Later the ties fade out: against bots that predict us part of the time (the
-modern history matchers), their ties would keep us following.
+simulator answers what it predicts and never ties it, while a third of an honest opponent's
+early guesses tie us (and caution plays for ties), so a spell of unlucky losses among them
+no longer sends the engine to random play. Later the ties fade out: against bots that
+predict us part of the time (the modern history matchers), their ties would keep us
+following.
 Beaten choices running: once the opponent has beaten our deterministic choice
 ``beaten_run`` rounds running (hedged rounds counting the move we would have played), we
 play at random until the choice is not beaten. A simulator beats it in every round we have

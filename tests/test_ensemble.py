@@ -727,8 +727,9 @@ def test_the_packed_knockout_finds_the_largest_field(fields: list[int]) -> None:
     assert _largest(packed, _halvings(len(fields))) == max(fields)
 
 
-def beta_tail(a: int, b: int, bar: Fraction) -> Fraction:
-    """P(Beta(a, b) <= bar) for integers a, b >= 1: P(Binomial(a + b - 1, bar) >= a), exactly."""
+def beta_tail(a: int, b: int, bar: Fraction | float) -> Fraction | float:
+    """P(Beta(a, b) <= bar) for integers a, b >= 1: P(Binomial(a + b - 1, bar) >= a), exactly
+    for a Fraction ``bar`` (in floating point for a float one)."""
     n = a + b - 1
     return sum((math.comb(n, j) * bar**j * (1 - bar) ** (n - j) for j in range(a, n + 1)), Fraction(0))
 
@@ -753,12 +754,6 @@ def test_at_a_bar_of_one_half_the_skip_is_the_plain_margin() -> None:
         assert _sure(a, b, 0.5) == (margin > 0 and margin * margin > SURE * (a + b))
 
 
-def beta_above(a: int, b: int, bar: float) -> float:
-    """P(Beta(a, b) > bar) for integers a, b >= 1: P(Binomial(a + b - 1, bar) < a)."""
-    n = a + b - 1
-    return sum(math.comb(n, j) * bar**j * (1 - bar) ** (n - j) for j in range(a))
-
-
 @pytest.mark.parametrize("bar", [0.5, 0.55, 0.6])
 def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_ten(bar: float) -> None:
     """The normal approximation behind ``trust_floor``, checked against the exact tail: every
@@ -768,7 +763,7 @@ def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_
     skipped = 0
     for a in range(1, 61):
         for b in range(1, 61):
-            chance = beta_above(a, b, bar)
+            chance = 1.0 - beta_tail(a, b, bar)  # of a draw above the bar
             hopeless = _hopeless(a, b, bar, z)
             skipped += hopeless
             assert hopeless or chance >= 0.1, (a, b, chance)

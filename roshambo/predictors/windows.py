@@ -7,8 +7,12 @@ field per window), kept up to date in O(1) big-integer operations a round (the l
 are the new one and the last N - 1 before it, so every field takes the next smaller window's
 count, one field up, plus the new move). Every round it checks, for all windows at once,
 whether the opponent's move beat a move leading (or trailing) that window's counts, ties
-included, and keeps a decayed score of those hits per window and target. It follows the
-best-scoring window and target; where that window's counts tie, it learns which of the tied
+included. It follows the window and target with the most hits, each record kept within
+``LEAD`` hits of the best one (fixed share, Herbster & Warmuth 1998: a window can take over
+within a few rounds of the opponent changing its window, yet the true one keeps the lead it
+earned where its neighbours' leaders differed from its own, which a random move now and then
+does not take away), and speaks once that window's decayed hit score shows about four hits
+running; where that window's counts tie, it learns which of the tied
 moves the opponent picks, keyed by the order in which the moves present entered the window
 and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
@@ -29,6 +33,7 @@ FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 GUARD_BIT = FIELD - 1
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
+LEAD = 6  # hits: no record falls further behind the best one
 MOST, LEAST = 0, 1
 # TIED[mask]: the moves whose bit is set in mask, in order
 TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
@@ -56,6 +61,8 @@ class CountingWindows(WorksInOneHalf):
         self._ones = sum(1 << (FIELD * j) for j in range(fields))
         self._guard = self._ones << GUARD_BIT
         self._mask = (1 << (FIELD * fields)) - 1
+        self._both_ones = self._ones << (FIELD * fields) | self._ones  # a field per window and target
+        self._both_guard = self._both_ones << GUARD_BIT
         self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
         full_score = HIT << DECAY_SHIFT
         self._threshold = int(full_score * (1 - (1 - 2 ** -DECAY_SHIFT) ** min_score)) - 1
@@ -65,7 +72,10 @@ class CountingWindows(WorksInOneHalf):
         # _counts[m]: field j holds how often m is among the last j + 1 moves
         self._counts = [0, 0, 0]
         self._scores = [0, 0]  # per target (MOST, LEAST): a decayed hit score per window
-        self._best = (MOST, 0)  # the best-scoring target and window
+        # hits per window and target (MOST's fields, then LEAST's), less the best's minus LEAD
+        # and never below 0: the best record holds LEAD once some window has scored that many
+        self._records = 0
+        self._best = (MOST, 0)  # the target and window with the best record
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
         self._ties: dict[int, Move] = {}  # tie context (see _predict) -> the tied move last targeted
@@ -88,9 +98,7 @@ class CountingWindows(WorksInOneHalf):
             scores, low = self._scores, self._low
             scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
             scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
-            kind, window = self._best
-            if not ((most, least)[kind] >> (FIELD * window)) & 1:
-                self._best = self._rescan()  # a window that hits stays ahead of every other
+            self._best = self._follow(least << (FIELD * self.max_window) | most)
             if self._pending is not None and target in self._pending[3]:
                 fine, middle, coarse, _ = self._pending
                 self._ties[fine] = self._ties[middle] = self._ties[coarse] = target
@@ -110,13 +118,26 @@ class CountingWindows(WorksInOneHalf):
         self._prediction = self._predict()
         return self._prediction
 
-    def _rescan(self) -> tuple[int, int]:
-        """The best-scoring target and window (the first, smallest window on ties)."""
-        # both targets' scores in one array, MOST's first: the first largest field is the answer
-        fields = array("H", (self._scores[LEAST] << (FIELD * self.max_window) | self._scores[MOST])
-                       .to_bytes(4 * self.max_window, sys.byteorder))
-        best = fields.index(max(fields))
-        return divmod(best, self.max_window)
+    def _follow(self, hits: int) -> tuple[int, int]:
+        """Count ``hits`` (a bit per window and target) into the records, keep them within
+        LEAD of the best, and return the target and window to follow: the current one while
+        its record is the best, else the first best (MOST's before LEAST's, the smallest
+        window first)."""
+        n = self.max_window
+        records = self._records + hits
+        fields = array("H", records.to_bytes(4 * n, sys.byteorder))
+        top = max(fields)
+        if top > LEAD:
+            # subtract top - LEAD from every field, flooring at 0: where the guard bit
+            # survives the subtraction the field was at least that much
+            ones = self._both_ones
+            guarded = (records | self._both_guard) - (top - LEAD) * ones
+            records = guarded & (((guarded >> GUARD_BIT) & ones) * 0x7FFF)
+        self._records = records
+        kind, window = self._best
+        if fields[kind * n + window] == top:
+            return self._best
+        return divmod(fields.index(top), n)
 
     def _predict(self) -> Move | None:
         self._pending = None

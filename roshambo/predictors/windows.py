@@ -84,6 +84,7 @@ class CountingWindows(WorksInOneHalf):
         # hits per window and target (MOST's fields, then LEAST's), less the best's minus LEAD
         # and never below 0: the best record holds LEAD once some window has scored that many
         self._records = 0
+        self._top = 0  # the best record (the followed window's)
         self._best = (MOST, 0)  # the target and window with the best record
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
@@ -138,20 +139,32 @@ class CountingWindows(WorksInOneHalf):
         its record is the best, else the first best (MOST's before LEAST's, the smallest
         window first)."""
         n = self._fields
+        kind, window = self._best
         records = self._records + hits
+        if (hits >> (FIELD * (kind * n + window))) & 1:
+            # the best record hit: it is still the best, one more than before (no need to
+            # look at the others)
+            top = self._top + 1
+            if top > LEAD:
+                records = self._lowered(records, 1)
+                top = LEAD
+            self._records, self._top = records, top
+            return self._best
         fields = array("H", records.to_bytes(4 * n, sys.byteorder))
         top = max(fields)
         if top > LEAD:
-            # subtract top - LEAD from every field, flooring at 0: where the guard bit
-            # survives the subtraction the field was at least that much
-            ones = self._both_ones
-            guarded = (records | self._both_guard) - (top - LEAD) * ones
-            records = guarded & (((guarded >> GUARD_BIT) & ones) * 0x7FFF)
-        self._records = records
-        kind, window = self._best
+            records = self._lowered(records, top - LEAD)
+        self._records, self._top = records, min(top, LEAD)
         if fields[kind * n + window] == top:
             return self._best
         return divmod(fields.index(top), n)
+
+    def _lowered(self, records: int, amount: int) -> int:
+        """``records`` less ``amount`` in every field, floored at 0: where the guard bit
+        survives the subtraction the field was at least that much."""
+        ones = self._both_ones
+        guarded = (records | self._both_guard) - amount * ones
+        return guarded & (((guarded >> GUARD_BIT) & ones) * 0x7FFF)
 
     def _predict(self) -> Move | None:
         self._pending = None

@@ -1267,6 +1267,31 @@ def test_counting_windows_read_a_counter_of_the_whole_match(target: str, tie: st
     assert right >= 0.99 * 1200, right / 1200
 
 
+def test_counting_windows_take_up_a_new_opponents_window_sooner_after_new_match() -> None:
+    """After 300 rounds against a counter of our last 3 moves, its window leads every
+    record; a new opponent counting our last 10 is read sooner when the records start level
+    (the counts stay): about 5.7 mistakes in its rounds 10-39 against 7.8 (10 matches)."""
+    from roshambo.opponents.relatives import RecentCounter
+
+    def mistakes(level: bool, seed: int) -> int:
+        predictor = CountingWindows("mine", max_window=64)
+        rng = random.Random(seed)
+        for bot in (RecentCounter(3, "least", "first"), RecentCounter(10, "most", "first")):
+            ours: Move | None = None
+            wrong = 0
+            for i in range(300 if bot.window == 3 else 40):
+                theirs = bot.move(ours)
+                wrong += i >= 10 and predictor.predict() != theirs
+                ours = rng.randrange(3)
+                predictor.update(ours, theirs)
+            if level and bot.window == 3:
+                predictor.new_match()
+        return wrong
+
+    assert sum(mistakes(True, seed) for seed in range(10)) <= 60
+    assert sum(mistakes(False, seed) for seed in range(10)) >= 70
+
+
 def test_counting_windows_keep_every_record_within_the_lead_of_the_best() -> None:
     from roshambo.predictors.windows import LEAD
 

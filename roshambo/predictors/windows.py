@@ -93,6 +93,14 @@ class CountingWindows(WorksInOneHalf):
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
+    def new_match(self) -> None:
+        """A new match, maybe against another opponent (see :mod:`.carried`): the records of
+        which window and target explain the opponent start level; the counts, the tie
+        contexts and the decayed scores are kept."""
+        self._records = 0
+        self._top = 0
+        self._best = (MOST, 0)
+
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:
             return None

@@ -103,26 +103,6 @@ def test_new_match_keeps_the_inner_model_and_makes_it_prove_itself_again() -> No
     assert vars(model._inner) == vars(FrequencyCounter())
 
 
-def test_new_match_lets_the_inner_model_forget_what_it_says_of_the_last_opponent() -> None:
-    """The counting windows keep the counts of our moves but start level on which window
-    the opponent counts: the last opponent's window would hold the lead for six hits."""
-    from roshambo.opponents.relatives import RecentCounter
-    from roshambo.predictors import CountingWindows
-
-    model = CarriedOver(CountingWindows("mine", max_window=16))
-    bot, rng = RecentCounter(3, "least", "first"), random.Random(2)
-    ours: Move | None = None
-    for _ in range(100):
-        theirs = bot.move(ours)
-        ours = rng.randrange(3)
-        model.update(ours, theirs)
-    inner = model._inner
-    counts = list(inner._counts)
-    assert inner._records and inner._best[0] == 1  # a least-counter: the target is read
-    model.new_match()
-    assert inner._records == 0 and inner._best == (0, 0) and inner._counts == counts
-
-
 def test_a_carried_model_doubts_nothing_while_it_is_silent() -> None:
     class Doubting(Recorder):
         def doubt(self) -> bool:

@@ -103,6 +103,24 @@ def test_new_match_keeps_the_inner_model_and_makes_it_prove_itself_again() -> No
     assert vars(model._inner) == vars(FrequencyCounter())
 
 
+def test_new_match_is_passed_on_to_the_inner_model() -> None:
+    """A carried model's inner predictor may forget, at a new match, what it learnt of the
+    last opponent (the counting windows: see their ``new_match``)."""
+
+    class Forgetful(FrequencyCounter):
+        matches = 0
+
+        def new_match(self) -> None:
+            self.matches += 1
+
+    model = CarriedOver(Forgetful())
+    started = model._inner.matches  # reset starts a match too
+    model.update(0, 0)
+    model.new_match()
+    assert model._inner.matches == started + 1
+    assert model._inner._counts == [1, 0, 0]  # the rest is kept
+
+
 def test_a_carried_model_doubts_nothing_while_it_is_silent() -> None:
     class Doubting(Recorder):
         def doubt(self) -> bool:

@@ -1201,6 +1201,8 @@ def test_counting_windows_keep_every_windows_counts_packed() -> None:
         for window in (1, 2, 7, 20):
             packed = [(c >> (FIELD * (window - 1))) & 0x7FFF for c in predictor._counts]
             assert packed == [theirs[-window:].count(m) for m in range(3)]
+        whole = [theirs.count(m) for m in range(3)]  # the field after the last window's
+        assert [(c >> (FIELD * 20)) & 0x7FFF for c in predictor._counts] == [n - min(whole) for n in whole]
 
 
 @pytest.mark.parametrize("window, target, tie", [(23, "most", "first"), (41, "least", "last"),
@@ -1219,6 +1221,93 @@ def test_counting_windows_find_the_window_target_and_tie_rule(window: int, targe
         ours = rng.randrange(3)
         predictor.update(ours, theirs)
     assert wrong <= 20, wrong  # of 1000 rounds against random moves of ours, ties and all
+
+
+@pytest.mark.parametrize("window, target, tie", [(20, "most", "first"), (35, "most", "last"),
+                                                 (50, "most", "RPS")])
+def test_counting_windows_keep_the_true_window_through_random_moves(window: int, target: str, tie: str) -> None:
+    """A counter that plays a random move one time in five: the window that explains its
+    other moves keeps its lead over neighbours that agree with it but for a leader change
+    now and then. Following the best decayed score instead, a neighbour took over after
+    random moves and the predictor was right about 89-93% of those moves."""
+    from roshambo.opponents.relatives import RecentCounter
+
+    bot = RecentCounter(window, target, tie)
+    predictor = CountingWindows("mine", max_window=64)
+    rng, noise = random.Random(0), random.Random(100)
+    right = 0
+    ours: Move | None = None
+    for i in range(1500):
+        meant = bot.move(ours)
+        theirs = noise.randrange(3) if noise.random() < 0.2 else meant
+        right += i >= 300 and predictor.predict() == meant
+        ours = rng.randrange(3)
+        predictor.update(ours, theirs)
+    assert right >= 0.97 * 1200, right / 1200
+
+
+@pytest.mark.parametrize("target, tie", [("most", "first"), ("least", "last"), ("most", "RPS")])
+def test_counting_windows_read_a_counter_of_the_whole_match(target: str, tie: str) -> None:
+    """A counter of all our moves so far, playing a random move one time in five: the
+    whole match's field explains its other moves (the windows up to 64 moves were right
+    about 60% of the time)."""
+    from roshambo.opponents.relatives import RecentCounter
+
+    bot = RecentCounter(None, target, tie)
+    predictor = CountingWindows("mine", max_window=64)
+    rng, noise = random.Random(1), random.Random(101)
+    right = 0
+    ours: Move | None = None
+    for i in range(1500):
+        meant = bot.move(ours)
+        theirs = noise.randrange(3) if noise.random() < 0.2 else meant
+        right += i >= 300 and predictor.predict() == meant
+        ours = rng.randrange(3)
+        predictor.update(ours, theirs)
+    assert right >= 0.99 * 1200, right / 1200
+
+
+def test_counting_windows_follow_the_best_decayed_score_after_new_match() -> None:
+    """Carried into a new match, the counting windows choose as they did before the
+    records: whenever the followed window misses, the best decayed score's is taken."""
+    from roshambo.opponents.relatives import RecentCounter
+
+    predictor = CountingWindows("mine", max_window=64)
+    rng = random.Random(4)
+    changes = 0
+    bots = [RecentCounter(w, t, "first") for w, t in ((3, "least"), (10, "most"), (4, "least"), (25, "most"))]
+    for number, bot in enumerate(bots):
+        ours: Move | None = None
+        for _ in range(150):
+            theirs = bot.move(ours)
+            ours = rng.randrange(3)
+            before = predictor._best
+            predictor.update(ours, theirs)
+            if number and predictor._best != before:
+                changes += 1
+                assert predictor._best == predictor._rescan()
+        if not number:
+            records = predictor._records
+            predictor.new_match()
+        assert predictor._records == records  # kept, no longer read
+    assert changes >= 3, changes
+
+
+def test_counting_windows_keep_every_record_within_the_lead_of_the_best() -> None:
+    from roshambo.predictors.windows import LEAD
+
+    rng = random.Random(5)
+    predictor = CountingWindows("their", max_window=16)
+    reached = False
+    for i in range(400):
+        predictor.update(rng.randrange(3), rng.randrange(3) if i % 50 < 25 else i % 3)
+        n = predictor._fields  # 16 windows and the whole match, per target
+        fields = [(predictor._records >> (FIELD * j)) & 0xFFFF for j in range(2 * n)]
+        kind, window = predictor._best
+        assert fields[n * kind + window] == max(fields) <= LEAD and min(fields) >= 0
+        reached = reached or max(fields) == LEAD
+        assert max(fields) == LEAD or not reached  # once some record is LEAD, the best stays there
+    assert reached and min(fields) < LEAD
 
 
 def test_counting_windows_read_a_new_tie_by_the_order_its_tied_moves_entered() -> None:

@@ -69,8 +69,12 @@ class CarriedOver(WorksInOneHalf):
             self._said = twin.predict()
 
     def new_match(self) -> None:
-        """A new match, maybe against another opponent: ``inner`` keeps everything it saw,
-        but must prove itself again before it speaks (once, for the whole match)."""
+        """A new match, maybe against another opponent: ``inner`` keeps everything it saw
+        (but what its own ``new_match``, if it has one, forgets of the last opponent), and
+        must prove itself again before it speaks (once, for the whole match)."""
+        forget = getattr(self._inner, "new_match", None)
+        if forget is not None:
+            forget()
         self._turn = -1  # the turn of ``inner``'s last prediction the opponent played
         self._run = 0  # rounds running this match in which the opponent played that turn
         self._proven = False  # whether such a run has reached PROOF this match

@@ -1,14 +1,22 @@
 """Counting windows: which window of a side's recent moves an opponent counts, and how.
 
-An opponent that beats the most (or the least) frequent of our last N moves can use any N.
-Rather than one predictor per window, this one follows every window from 1 to ``max_window``
-at once: a side's counts over all those windows are packed into one big integer per move (a
-field per window), kept up to date in O(1) big-integer operations a round (the last N moves
-are the new one and the last N - 1 before it, so every field takes the next smaller window's
-count, one field up, plus the new move). Every round it checks, for all windows at once,
-whether the opponent's move beat a move leading (or trailing) that window's counts, ties
-included, and keeps a decayed score of those hits per window and target. It follows the
-best-scoring window and target; where that window's counts tie, it learns which of the tied
+An opponent that beats the most (or the least) frequent of our last N moves can use any N,
+or count the whole match. Rather than one predictor per window, this one follows every
+window from 1 to ``max_window`` and the whole match at once: a side's counts over all those
+windows are packed into one big integer per move (a field per window), kept up to date in
+O(1) big-integer operations a round (the last N moves are the new one and the last N - 1
+before it, so every field takes the next smaller window's count, one field up, plus the new
+move; the whole match's field holds each move's count less the least counted one's). Every
+round it checks, for all windows at once, whether the opponent's move beat a move leading
+(or trailing) that window's counts, ties included. It follows the window and target with
+the most hits, each record kept within ``LEAD`` hits of the best one (fixed share, Herbster
+& Warmuth 1998: a window can take over within a few rounds of the opponent changing its
+window, yet the true one keeps the lead it earned where its neighbours' leaders differed
+from its own, which a random move now and then does not take away). Carried into a new
+match (see :meth:`CountingWindows.new_match`), it follows the best hit score decayed by 1/16
+a round instead, rescanned when the followed window misses: a lead earned against the last
+opponent would hold there for six hits. It speaks once the followed window's decayed score
+shows about four hits running; where that window's counts tie, it learns which of the tied
 moves the opponent picks, keyed by the order in which the moves present entered the window
 and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
@@ -26,9 +34,12 @@ from ..moves import Move
 from .base import WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
+# the whole match's counts less the smallest, capped (a larger gap never makes a tie)
+WHOLE_CAP = (1 << (FIELD - 2)) - 1
 GUARD_BIT = FIELD - 1
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
+LEAD = 6  # hits: no record falls further behind the best one
 MOST, LEAST = 0, 1
 # TIED[mask]: the moves whose bit is set in mask, in order
 TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
@@ -36,10 +47,12 @@ TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
 
 class CountingWindows(WorksInOneHalf):
     """Predict their move as a reaction to the leading (or trailing) moves of one side's
-    last N moves, for whichever N from 1 to ``max_window`` has explained their moves best.
+    last N moves, for whichever N from 1 to ``max_window`` (or the whole match) has explained
+    their moves best.
 
     ``source`` is the side whose moves are counted ("mine": an opponent counting our moves);
-    silent until a window has scored ``min_score`` hits' worth (about four hits running).
+    the field after ``max_window``'s is the whole match's. Silent until a window has scored
+    ``min_score`` hits' worth (about four hits running).
     """
 
     def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4,
@@ -52,26 +65,44 @@ class CountingWindows(WorksInOneHalf):
         self.name = f"windows{max_window}-{source}"
         self._mine = source == "mine"
         self.half = check_half(half)
-        fields = self.max_window
+        self._fields = fields = self.max_window + 1  # the windows, then the whole match
         self._ones = sum(1 << (FIELD * j) for j in range(fields))
         self._guard = self._ones << GUARD_BIT
-        self._mask = (1 << (FIELD * fields)) - 1
+        self._windows = (1 << (FIELD * self.max_window)) - 1  # the windows' fields, not the whole's
+        self._window_ones = self._ones & self._windows  # one in every window's field
+        self._both_ones = self._ones << (FIELD * fields) | self._ones  # a field per window and target
+        self._both_guard = self._both_ones << GUARD_BIT
         self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
         full_score = HIT << DECAY_SHIFT
         self._threshold = int(full_score * (1 - (1 - 2 ** -DECAY_SHIFT) ** min_score)) - 1
         self.reset()
 
     def reset(self) -> None:
-        # _counts[m]: field j holds how often m is among the last j + 1 moves
+        # _counts[m]: field j holds how often m is among the last j + 1 moves, the last field
+        # how often over the whole match, less the least counted move's count
         self._counts = [0, 0, 0]
+        self._whole = [0, 0, 0]  # every move's count over the match
+        self._first: list[int | None] = [None, None, None]  # every move's first position
         self._scores = [0, 0]  # per target (MOST, LEAST): a decayed hit score per window
-        self._best = (MOST, 0)  # the best-scoring target and window
+        # hits per window and target (MOST's fields, then LEAST's), less the best's minus LEAD
+        # and never below 0: the best record holds LEAD once some window has scored that many
+        self._records = 0
+        self._top = 0  # the best record (the followed window's)
+        self._decayed_choice = False  # whether the decayed score chooses (see new_match)
+        self._best = (MOST, 0)  # the target and window with the best record
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
         self._ties: dict[int, Move] = {}  # tie context (see _predict) -> the tied move last targeted
         self._pending: tuple[int, int, int, tuple[Move, ...]] | None = None
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
+
+    def new_match(self) -> None:
+        """A new match, maybe against another opponent (see :mod:`.carried`): from here on
+        the window followed is the best decayed score's, rescanned when it misses, since a
+        lead in the records earned against the last opponent would hold for six hits; the
+        counts, the tie contexts and the decayed scores are kept."""
+        self._decayed_choice = True
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:
@@ -88,8 +119,9 @@ class CountingWindows(WorksInOneHalf):
             scores, low = self._scores, self._low
             scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
             scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
-            kind, window = self._best
-            if not ((most, least)[kind] >> (FIELD * window)) & 1:
+            if not self._decayed_choice:
+                self._best = self._follow(least << (FIELD * self._fields) | most)
+            elif not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):
                 self._best = self._rescan()  # a window that hits stays ahead of every other
             if self._pending is not None and target in self._pending[3]:
                 fine, middle, coarse, _ = self._pending
@@ -97,11 +129,16 @@ class CountingWindows(WorksInOneHalf):
         move = my_move if self._mine else their_move
         # the last j + 1 moves are the new one and the last j before it: each window's counts
         # are the next smaller window's, one field up, plus the new move
-        mask = self._mask
-        counts[0] = (counts[0] << FIELD) & mask
-        counts[1] = (counts[1] << FIELD) & mask
-        counts[2] = (counts[2] << FIELD) & mask
-        counts[move] += self._ones
+        windows, whole = self._windows, self._whole
+        whole[move] += 1
+        if self._first[move] is None:
+            self._first[move] = self._seen
+        least = min(whole)
+        top = FIELD * self.max_window
+        counts[0] = (counts[0] << FIELD) & windows | min(whole[0] - least, WHOLE_CAP) << top
+        counts[1] = (counts[1] << FIELD) & windows | min(whole[1] - least, WHOLE_CAP) << top
+        counts[2] = (counts[2] << FIELD) & windows | min(whole[2] - least, WHOLE_CAP) << top
+        counts[move] += self._window_ones
         positions = self._positions[move]
         positions.append(self._seen)
         if len(positions) > 2 * self.max_window:
@@ -110,13 +147,44 @@ class CountingWindows(WorksInOneHalf):
         self._prediction = self._predict()
         return self._prediction
 
+    def _follow(self, hits: int) -> tuple[int, int]:
+        """Count ``hits`` (a bit per window and target) into the records, keep them within
+        LEAD of the best, and return the target and window to follow: the current one while
+        its record is the best, else the first best (MOST's before LEAST's, the smallest
+        window first)."""
+        n = self._fields
+        kind, window = self._best
+        records = self._records + hits
+        if (hits >> (FIELD * (kind * n + window))) & 1:
+            # the best record hit: it is still the best, one more than before (no need to
+            # look at the others)
+            top = self._top + 1
+            if top > LEAD:
+                records = self._lowered(records, 1)
+                top = LEAD
+            self._records, self._top = records, top
+            return self._best
+        fields = array("H", records.to_bytes(4 * n, sys.byteorder))
+        top = max(fields)
+        if top > LEAD:
+            records = self._lowered(records, top - LEAD)
+        self._records, self._top = records, min(top, LEAD)
+        if fields[kind * n + window] == top:
+            return self._best
+        return divmod(fields.index(top), n)
+
     def _rescan(self) -> tuple[int, int]:
-        """The best-scoring target and window (the first, smallest window on ties)."""
-        # both targets' scores in one array, MOST's first: the first largest field is the answer
-        fields = array("H", (self._scores[LEAST] << (FIELD * self.max_window) | self._scores[MOST])
-                       .to_bytes(4 * self.max_window, sys.byteorder))
-        best = fields.index(max(fields))
-        return divmod(best, self.max_window)
+        """The best decayed score's target and window (the first, smallest window on ties)."""
+        n = self._fields
+        fields = array("H", (self._scores[LEAST] << (FIELD * n) | self._scores[MOST]).to_bytes(4 * n, sys.byteorder))
+        return divmod(fields.index(max(fields)), n)
+
+    def _lowered(self, records: int, amount: int) -> int:
+        """``records`` less ``amount`` in every field, floored at 0: where the guard bit
+        survives the subtraction the field was at least that much."""
+        ones = self._both_ones
+        guarded = (records | self._both_guard) - amount * ones
+        return guarded & (((guarded >> GUARD_BIT) & ones) * 0x7FFF)
 
     def _predict(self) -> Move | None:
         self._pending = None
@@ -136,13 +204,20 @@ class CountingWindows(WorksInOneHalf):
         # first position in the window is its count-th latest (its positions keep at least
         # ``max_window`` of its latest)
         positions = self._positions
+        if best_window < self.max_window:
+            entered = [(positions[m][-counts[m]], m) for m in range(3) if counts[m]]
+            present = counts
+        else:  # the whole match: the moves ever played, by their first position
+            first = self._first
+            entered = [(first[m], m) for m in range(3) if first[m] is not None]
+            present = self._whole
         order = 0  # the moves present, earliest first, as base-4 digits 1..3
         tied_order = 0  # the tied moves present, earliest first (0 if they are absent)
-        for _, m in sorted([(positions[m][-counts[m]], m) for m in range(3) if counts[m]]):
+        for _, m in sorted(entered):
             order = order * 4 + m + 1
             if mask >> m & 1:
                 tied_order = tied_order * 4 + m + 1
-        last = max(tied, key=lambda m: positions[m][-1] if counts[m] else -1)
+        last = max(tied, key=lambda m: positions[m][-1] if present[m] else -1)
         # the contexts as integers: the coarse one (target, tied moves) in 0..15, the fine one
         # (also the order of every move present and the last seen) from 16 up, the middle one
         # (the coarse one and the tied moves' order) negative

@@ -68,7 +68,9 @@ class CountingWindows(WorksInOneHalf):
         self._fields = fields = self.max_window + 1  # the windows, then the whole match
         self._ones = sum(1 << (FIELD * j) for j in range(fields))
         self._guard = self._ones << GUARD_BIT
-        self._windows = (1 << (FIELD * self.max_window)) - 1  # the windows' fields, not the whole's
+        self._whole_shift = FIELD * self.max_window  # where the whole match's field starts
+        self._windows = (1 << self._whole_shift) - 1  # the windows' fields, not the whole's
+        self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
         self._window_ones = self._ones & self._windows  # one in every window's field
         self._both_ones = self._ones << (FIELD * fields) | self._ones  # a field per window and target
         self._both_guard = self._both_ones << GUARD_BIT
@@ -120,7 +122,7 @@ class CountingWindows(WorksInOneHalf):
             scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
             scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
             if not self._decayed_choice:
-                self._best = self._follow(least << (FIELD * self._fields) | most)
+                self._best = self._follow(least << self._least_shift | most)
             elif not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):
                 self._best = self._rescan()  # a window that hits stays ahead of every other
             if self._pending is not None and target in self._pending[3]:
@@ -133,11 +135,10 @@ class CountingWindows(WorksInOneHalf):
         whole[move] += 1
         if self._first[move] is None:
             self._first[move] = self._seen
-        least = min(whole)
-        top = FIELD * self.max_window
-        counts[0] = (counts[0] << FIELD) & windows | min(whole[0] - least, WHOLE_CAP) << top
-        counts[1] = (counts[1] << FIELD) & windows | min(whole[1] - least, WHOLE_CAP) << top
-        counts[2] = (counts[2] << FIELD) & windows | min(whole[2] - least, WHOLE_CAP) << top
+        fewest, at = min(whole), self._whole_shift
+        counts[0] = (counts[0] << FIELD) & windows | min(whole[0] - fewest, WHOLE_CAP) << at
+        counts[1] = (counts[1] << FIELD) & windows | min(whole[1] - fewest, WHOLE_CAP) << at
+        counts[2] = (counts[2] << FIELD) & windows | min(whole[2] - fewest, WHOLE_CAP) << at
         counts[move] += self._window_ones
         positions = self._positions[move]
         positions.append(self._seen)
@@ -176,7 +177,7 @@ class CountingWindows(WorksInOneHalf):
     def _rescan(self) -> tuple[int, int]:
         """The best decayed score's target and window (the first, smallest window on ties)."""
         n = self._fields
-        fields = array("H", (self._scores[LEAST] << (FIELD * n) | self._scores[MOST]).to_bytes(4 * n, sys.byteorder))
+        fields = array("H", (self._scores[LEAST] << self._least_shift | self._scores[MOST]).to_bytes(4 * n, sys.byteorder))
         return divmod(fields.index(max(fields)), n)
 
     def _lowered(self, records: int, amount: int) -> int:

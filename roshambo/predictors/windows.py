@@ -72,7 +72,7 @@ class CountingWindows(WorksInOneHalf):
         self._windows = (1 << self._whole_shift) - 1  # the windows' fields, not the whole's
         self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
         self._window_ones = self._ones & self._windows  # one in every window's field
-        self._both_ones = self._ones << (FIELD * fields) | self._ones  # a field per window and target
+        self._both_ones = self._ones << self._least_shift | self._ones  # a field per window and target
         self._both_guard = self._both_ones << GUARD_BIT
         self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
         full_score = HIT << DECAY_SHIFT
@@ -165,7 +165,7 @@ class CountingWindows(WorksInOneHalf):
                 top = LEAD
             self._records, self._top = records, top
             return self._best
-        fields = array("H", records.to_bytes(4 * n, sys.byteorder))
+        fields = self._unpacked(records)
         top = max(fields)
         if top > LEAD:
             records = self._lowered(records, top - LEAD)
@@ -177,8 +177,12 @@ class CountingWindows(WorksInOneHalf):
     def _rescan(self) -> tuple[int, int]:
         """The best decayed score's target and window (the first, smallest window on ties)."""
         n = self._fields
-        fields = array("H", (self._scores[LEAST] << self._least_shift | self._scores[MOST]).to_bytes(4 * n, sys.byteorder))
+        fields = self._unpacked(self._scores[LEAST] << self._least_shift | self._scores[MOST])
         return divmod(fields.index(max(fields)), n)
+
+    def _unpacked(self, packed: int) -> array[int]:
+        """A field per window and target (MOST's, then LEAST's) of ``packed``, as integers."""
+        return array("H", packed.to_bytes(4 * self._fields, sys.byteorder))
 
     def _lowered(self, records: int, amount: int) -> int:
         """``records`` less ``amount`` in every field, floored at 0: where the guard bit

@@ -12,7 +12,7 @@ from .base import Predictor
 from .blend import BlendedContexts
 from .carried import CarriedOver
 from .decayed import DecayedContexts
-from .frequency import FrequencyCounter
+from .frequency import FrequencyCounter, TieReadingFrequency
 from .history import HistoryMatcher
 from .lags import LaggedRolls
 from .markov import CalibratedMarkovChain, MarkovChain
@@ -51,9 +51,11 @@ def _lineup() -> list[Factory]:
     for seq_len in (3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
     # the whole-match counters wait for 3 moves (a "most frequent" move read off one or two
-    # is noise that costs games in the opening), while a window must speak at once
+    # is noise that costs games in the opening), while a window must speak at once, and
+    # learns how the opponent breaks its ties (no fixed order fits a set's under colliding
+    # hashes)
     factories.append(lambda rng: FrequencyCounter(None, min_count=3))
-    factories.append(lambda rng: FrequencyCounter(10))
+    factories.append(lambda rng: TieReadingFrequency(10))
     factories.append(lambda rng: FrequencyCounter(None, least=True, min_count=3))
     # an opponent counting what followed our last 1, 2 or 3 moves: a model of our moves, so
     # only the mirrored half works (as for the frequency models below)
@@ -119,4 +121,5 @@ __all__ = [
     "Predictor",
     "RandomGuess",
     "SharpestContext",
+    "TieReadingFrequency",
 ]

@@ -7,6 +7,8 @@ from typing import Protocol
 from ..moves import Move
 
 SOURCES = ("their", "mine", "both")
+# TIED[mask]: the moves whose bit is set in mask, in order
+TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
 
 
 class Predictor(Protocol):

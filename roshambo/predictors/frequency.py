@@ -5,8 +5,10 @@ A sliding window keeps counts in a ring buffer, so each round is O(1).
 """
 from __future__ import annotations
 
+from collections import deque
+
 from ..moves import Move
-from .base import argmax3, check_positive
+from .base import TIED, argmax3, check_positive
 
 
 class FrequencyCounter:
@@ -56,3 +58,82 @@ class FrequencyCounter:
 
     def predict(self) -> Move | None:
         return self._prediction
+
+
+class TieReadingFrequency(FrequencyCounter):
+    """A window's most frequent move, as :class:`FrequencyCounter`, that learns how the
+    opponent breaks the window's ties instead of taking the first of R, P, S.
+
+    An opponent counting a window may break ties in a fixed order, by the first or last seen
+    (``Counter.most_common`` takes the first), or by a ``set``'s order, which for moves whose
+    hashes collide is the order they entered the window. So at each tie it remembers which
+    tied move the opponent's reply pointed to, keyed by the order in which the moves present
+    entered the window and the tied move seen last, backing off to the order the tied moves
+    alone entered it, then to the tied moves alone, then to the first of R, P, S (prediction
+    by partial matching, Cleary & Witten 1984; the tie contexts as in :class:`.CountingWindows`).
+    The reply points to the tied move the opponent played (the direct half: a side repeating
+    its own most frequent move) or, in the mirrored half, the one its move beats (a side
+    beating our most frequent move, as Iocaine's P'.0 has it). Billings 1999, "freqbot".
+    """
+
+    def __init__(self, window: int, least: bool = False, min_count: int = 1) -> None:
+        super().__init__(check_positive(window, "window"), least, min_count)
+        self.name += "-ties"
+
+    def reset(self) -> None:
+        super().reset()
+        self._mirrored = False  # set by share(): the reply is then the opponent's move, beating ours
+        # per move, its positions in the window, oldest first
+        self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
+        self._ties: dict[int, Move] = {}  # tie context -> the tied move the reply last pointed to
+        self._pending: tuple[int, int, int, tuple[Move, ...]] | None = None
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Learn in the half given: in the mirrored one the reply is the opponent's move,
+        which beats the tied move it targets (shares no work)."""
+        self._mirrored = mirrored
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        pending = self._pending
+        if pending is not None:
+            pointed = (my_move + 2) % 3 if self._mirrored else their_move
+            if pointed in pending[3]:
+                ties = self._ties
+                ties[pending[0]] = ties[pending[1]] = ties[pending[2]] = pointed
+            self._pending = None
+        seen = self._seen
+        positions = self._positions
+        if seen >= self.window:
+            positions[self._ring[seen % self.window]].popleft()  # the move sliding out
+        positions[their_move].append(seen)
+        prediction = super().update(my_move, their_move)
+        if prediction is None:
+            return None
+        counts = self._counts
+        extreme = counts[prediction]
+        mask = (counts[0] == extreme) | (counts[1] == extreme) << 1 | (counts[2] == extreme) << 2
+        tied = TIED[mask]
+        if len(tied) == 1:
+            return prediction
+        # the moves present by the order they entered the window, as base-4 digits 1..3
+        order = tied_order = 0
+        for _, m in sorted([(q[0], m) for m, q in enumerate(positions) if q]):
+            order = order * 4 + m + 1
+            if mask >> m & 1:
+                tied_order = tied_order * 4 + m + 1
+        last, latest = tied[0], -1
+        for m in tied:
+            if positions[m] and positions[m][-1] > latest:
+                last, latest = m, positions[m][-1]
+        coarse = self.least << 3 | mask  # 0..15
+        fine = ((order << 2 | last) << 4 | coarse) + 16  # from 16 up
+        middle = -(tied_order << 4 | coarse) - 1  # negative
+        self._pending = (fine, middle, coarse, tied)
+        ties = self._ties
+        chosen = ties.get(fine)
+        if chosen is None:
+            chosen = ties.get(middle)
+            if chosen is None:
+                chosen = ties.get(coarse, prediction)
+        self._prediction = chosen
+        return chosen

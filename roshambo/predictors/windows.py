@@ -31,7 +31,7 @@ import sys
 from array import array
 
 from ..moves import Move
-from .base import WorksInOneHalf, check_half, check_positive, check_source
+from .base import TIED, WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 # the whole match's counts less the smallest, capped (a larger gap never makes a tie)
@@ -41,8 +41,6 @@ HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
 LEAD = 6  # hits: no record falls further behind the best one
 MOST, LEAST = 0, 1
-# TIED[mask]: the moves whose bit is set in mask, in order
-TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
 
 
 class CountingWindows(WorksInOneHalf):

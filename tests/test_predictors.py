@@ -806,7 +806,7 @@ def test_tie_reading_frequency_reads_how_a_window_counter_of_our_moves_breaks_ti
     read = fixed = ties = 0
     for _ in range(2000):
         theirs = side.move(our_last)
-        if reader._pending is not None:
+        if reader._ties.pending is not None:
             ties += 1
             read += theirs == beats(reader.predict())
             fixed += theirs == beats(plain.predict())
@@ -1422,7 +1422,7 @@ def test_counting_windows_answer_a_tie_with_a_tied_move() -> None:
     ties = 0
     for i in range(3000):
         theirs = bot.move(ours)
-        pending = predictor._pending
+        pending = predictor._ties.pending
         if pending is not None:
             ties += 1
             assert (predictor.predict() - 1) % 3 in pending[-1], i  # it beats a tied move

@@ -98,6 +98,61 @@ def works_as(predictor: object, mirrored: bool) -> bool:
     return not (isinstance(predictor, WorksInOneHalf) and idle_in(predictor.half, mirrored))
 
 
+class TieContexts:
+    """Which of a count's tied moves a side picks, learnt per tie context as prediction by
+    partial matching does (Cleary & Witten 1984): the finest context is the order in which
+    the moves present entered the counted moves, with the tied move seen last; then the
+    order in which the tied moves alone entered; then the tied moves alone. A context's
+    entry is the move last picked there. Shared by the window counters that read ties."""
+
+    def __init__(self) -> None:
+        self._picked: dict[int, Move] = {}  # tie context -> the tied move picked there last
+        # the contexts of the tie read last (fine, middle, coarse) and its tied moves, until
+        # the side's pick is learnt
+        self.pending: tuple[int, int, int, tuple[Move, ...]] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TieContexts) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def read(self, entered: list[tuple[int, Move]], mask: int, last: Move, kind: int,
+             default: Move) -> Move:
+        """The tied move (``mask``: a bit per tied move) the finest context seen names, else
+        ``default``; ``entered`` pairs each move present with where it entered, ``last`` is
+        the tied move seen last, ``kind`` (0 or 1) tells ties of different counts apart."""
+        order = 0  # the moves present, earliest first, as base-4 digits 1..3
+        tied_order = 0  # the tied moves present, earliest first (0 if they are absent)
+        for _, m in sorted(entered):
+            order = order * 4 + m + 1
+            if mask >> m & 1:
+                tied_order = tied_order * 4 + m + 1
+        # the contexts as integers: the coarse one (kind, tied moves) in 0..15, the fine one
+        # (also the order of every move present and the last seen) from 16 up, the middle one
+        # (the coarse one and the tied moves' order) negative
+        coarse = kind << 3 | mask
+        fine = ((order << 2 | last) << 4 | coarse) + 16
+        middle = -(tied_order << 4 | coarse) - 1
+        self.pending = (fine, middle, coarse, TIED[mask])
+        picked = self._picked
+        chosen = picked.get(fine)
+        if chosen is None:
+            chosen = picked.get(middle)
+            if chosen is None:
+                chosen = picked.get(coarse, default)
+        return chosen
+
+    def learn(self, move: Move) -> None:
+        """The side picked ``move`` after the pending tie: remember it in each of its
+        contexts, if it is one of the tied moves; the tie is no longer pending."""
+        pending = self.pending
+        if pending is not None:
+            if move in pending[3]:
+                picked = self._picked
+                picked[pending[0]] = picked[pending[1]] = picked[pending[2]] = move
+            self.pending = None
+
+
 def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
     """Validate a length or window size."""
     if value is None and allow_none:

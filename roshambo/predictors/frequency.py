@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..moves import Move
-from .base import TIED, argmax3, check_positive
+from .base import TIED, TieContexts, argmax3, check_positive
 
 
 class FrequencyCounter:
@@ -85,8 +85,7 @@ class TieReadingFrequency(FrequencyCounter):
         self._mirrored = False  # set by share(): the reply is then the opponent's move, beating ours
         # per move, its positions in the window, oldest first
         self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
-        self._ties: dict[int, Move] = {}  # tie context -> the tied move the reply last pointed to
-        self._pending: tuple[int, int, int, tuple[Move, ...]] | None = None
+        self._ties = TieContexts()  # which tied move the reply points to, per tie context
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         """Learn in the half given: in the mirrored one the reply is the opponent's move,
@@ -94,13 +93,7 @@ class TieReadingFrequency(FrequencyCounter):
         self._mirrored = mirrored
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        pending = self._pending
-        if pending is not None:
-            pointed = (my_move + 2) % 3 if self._mirrored else their_move
-            if pointed in pending[3]:
-                ties = self._ties
-                ties[pending[0]] = ties[pending[1]] = ties[pending[2]] = pointed
-            self._pending = None
+        self._ties.learn((my_move + 2) % 3 if self._mirrored else their_move)
         seen = self._seen
         positions = self._positions
         if seen >= self.window:
@@ -115,25 +108,10 @@ class TieReadingFrequency(FrequencyCounter):
         tied = TIED[mask]
         if len(tied) == 1:
             return prediction
-        # the moves present by the order they entered the window, as base-4 digits 1..3
-        order = tied_order = 0
-        for _, m in sorted([(q[0], m) for m, q in enumerate(positions) if q]):
-            order = order * 4 + m + 1
-            if mask >> m & 1:
-                tied_order = tied_order * 4 + m + 1
         last, latest = tied[0], -1
         for m in tied:
             if positions[m] and positions[m][-1] > latest:
                 last, latest = m, positions[m][-1]
-        coarse = self.least << 3 | mask  # 0..15
-        fine = ((order << 2 | last) << 4 | coarse) + 16  # from 16 up
-        middle = -(tied_order << 4 | coarse) - 1  # negative
-        self._pending = (fine, middle, coarse, tied)
-        ties = self._ties
-        chosen = ties.get(fine)
-        if chosen is None:
-            chosen = ties.get(middle)
-            if chosen is None:
-                chosen = ties.get(coarse, prediction)
-        self._prediction = chosen
+        entered = [(q[0], m) for m, q in enumerate(positions) if q]  # a move's first position
+        chosen = self._prediction = self._ties.read(entered, mask, last, self.least, prediction)
         return chosen

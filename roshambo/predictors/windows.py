@@ -31,7 +31,7 @@ import sys
 from array import array
 
 from ..moves import Move
-from .base import TIED, WorksInOneHalf, check_half, check_positive, check_source
+from .base import TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 # the whole match's counts less the smallest, capped (a larger gap never makes a tie)
@@ -92,8 +92,7 @@ class CountingWindows(WorksInOneHalf):
         self._best = (MOST, 0)  # the target and window with the best record
         self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
         self._seen = 0
-        self._ties: dict[int, Move] = {}  # tie context (see _predict) -> the tied move last targeted
-        self._pending: tuple[int, int, int, tuple[Move, ...]] | None = None
+        self._ties = TieContexts()  # which tied move the opponent targets, per tie context
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -123,9 +122,7 @@ class CountingWindows(WorksInOneHalf):
                 self._best = self._follow(least << self._least_shift | most)
             elif not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):
                 self._best = self._rescan()  # a window that hits stays ahead of every other
-            if self._pending is not None and target in self._pending[3]:
-                fine, middle, coarse, _ = self._pending
-                self._ties[fine] = self._ties[middle] = self._ties[coarse] = target
+            self._ties.learn(target)
         move = my_move if self._mine else their_move
         # the last j + 1 moves are the new one and the last j before it: each window's counts
         # are the next smaller window's, one field up, plus the new move
@@ -190,7 +187,6 @@ class CountingWindows(WorksInOneHalf):
         return guarded & (((guarded >> GUARD_BIT) & ones) * 0x7FFF)
 
     def _predict(self) -> Move | None:
-        self._pending = None
         best_kind, best_window = self._best
         shift = FIELD * best_window
         if (self._scores[best_kind] >> shift) & 0xFFFF < self._threshold:
@@ -214,27 +210,8 @@ class CountingWindows(WorksInOneHalf):
             first = self._first
             entered = [(first[m], m) for m in range(3) if first[m] is not None]
             present = self._whole
-        order = 0  # the moves present, earliest first, as base-4 digits 1..3
-        tied_order = 0  # the tied moves present, earliest first (0 if they are absent)
-        for _, m in sorted(entered):
-            order = order * 4 + m + 1
-            if mask >> m & 1:
-                tied_order = tied_order * 4 + m + 1
         last = max(tied, key=lambda m: positions[m][-1] if present[m] else -1)
-        # the contexts as integers: the coarse one (target, tied moves) in 0..15, the fine one
-        # (also the order of every move present and the last seen) from 16 up, the middle one
-        # (the coarse one and the tied moves' order) negative
-        coarse = best_kind << 3 | mask
-        fine = ((order << 2 | last) << 4 | coarse) + 16
-        middle = -(tied_order << 4 | coarse) - 1
-        self._pending = (fine, middle, coarse, tied)
-        ties = self._ties
-        chosen = ties.get(fine)
-        if chosen is None:
-            chosen = ties.get(middle)
-            if chosen is None:
-                chosen = ties.get(coarse, tied[0])
-        return (chosen + 1) % 3
+        return (self._ties.read(entered, mask, last, best_kind, tied[0]) + 1) % 3
 
     def predict(self) -> Move | None:
         return self._prediction

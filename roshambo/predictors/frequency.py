@@ -70,7 +70,7 @@ class TieReadingFrequency(FrequencyCounter):
     tied move the opponent's reply pointed to, keyed by the order in which the moves present
     entered the window and the tied move seen last, backing off to the order the tied moves
     alone entered it, then to the tied moves alone, then to the first of R, P, S (prediction
-    by partial matching, Cleary & Witten 1984; the tie contexts as in :class:`.CountingWindows`).
+    by partial matching, Cleary & Witten 1984: :class:`.TieContexts`, as the counting windows).
     The reply points to the tied move the opponent played (the direct half: a side repeating
     its own most frequent move) or, in the mirrored half, the one its move beats (a side
     beating our most frequent move, as Iocaine's P'.0 has it). Billings 1999, "freqbot".

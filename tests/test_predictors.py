@@ -343,7 +343,7 @@ def tie_reading_reference(rounds: Sequence[Round], window: int, least: bool = Fa
     our move beat), the finest context first: the order every move present first appears in
     the window with the tied move seen last; the order of the tied moves; the tied moves."""
     learned: dict[tuple, Move] = {}
-    pending: tuple[tuple, tuple, Move | None] | None = None
+    pending: tuple[tuple, tuple] | None = None
     answer: Move | None = None
     for n in range(len(rounds) + 1):
         if pending is not None:
@@ -366,7 +366,7 @@ def tie_reading_reference(rounds: Sequence[Round], window: int, least: bool = Fa
         last = max(tied, key=lambda m: latest[m])
         keys = (("fine", tuple(present), last, least, tied),
                 ("middle", tuple(m for m in present if m in tied), least, tied), ("coarse", least, tied))
-        pending = (keys, tied, answer)
+        pending = (keys, tied)
         answer = next((learned[k] for k in keys if k in learned), answer)
     return answer
 

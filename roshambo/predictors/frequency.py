@@ -1,7 +1,8 @@
 """Frequency analysis: the opponent's most frequent move, over the match or a window.
 
 Billings 1999 (the "freqbot" family) and Iocaine Powder's frequency predictor (Egnor 1999).
-A sliding window keeps counts in a ring buffer, so each round is O(1).
+A sliding window keeps counts in a ring buffer, so each round is O(1); the window's counter in
+the line-up also learns how the opponent breaks the window's ties (:class:`TieReadingFrequency`).
 """
 from __future__ import annotations
 
@@ -68,9 +69,11 @@ class TieReadingFrequency(FrequencyCounter):
     (``Counter.most_common`` takes the first), or by a ``set``'s order, which for moves whose
     hashes collide is the order they entered the window. So at each tie it remembers which
     tied move the opponent's reply pointed to, keyed by the order in which the moves present
-    entered the window and the tied move seen last, backing off to the order the tied moves
-    alone entered it, then to the tied moves alone, then to the first of R, P, S (prediction
-    by partial matching, Cleary & Witten 1984: :class:`.TieContexts`, as the counting windows).
+    entered the window (each by its earliest position still in it, the order a ``set`` built
+    from the window adds them in) and the tied move seen last, backing off to the order the
+    tied moves alone entered it, then to the tied moves alone, then to the first of R, P, S
+    (prediction by partial matching, Cleary & Witten 1984: :class:`.TieContexts`, as the
+    counting windows).
     The reply points to the tied move the opponent played (the direct half: a side repeating
     its own most frequent move) or, in the mirrored half, the one its move beats (a side
     beating our most frequent move, as Iocaine's P'.0 has it). Billings 1999, "freqbot".

@@ -340,13 +340,15 @@ class Ensemble:
         self._working = working
         # a carried-over model's fresh twin in the line-up, by index: until the first new
         # match the twin has seen the same rounds, so the carried model follows it instead
-        # of doing the same work (see CarriedOver.follow); not a twin that may borrow work
-        # from another predictor, which a new match rebuilds
+        # of doing the same work (see CarriedOver.follow); not a twin that borrows work from
+        # another predictor, which a new match rebuilds (a class whose share may borrow says
+        # whether it did: ``borrowing``)
         index = {probes[name].name: i for i, name in enumerate(order)}
         twins = {i: index.get(probes[name].name.removeprefix("carried-"), -1) for i, name in enumerate(order)
                  if getattr(probes[name], "carried", False)}
         self._twin_of = {i: j for i, j in twins.items()
-                         if j >= 0 and getattr(type(probes[order[j]]), "share", WorksInOneHalf.share) is WorksInOneHalf.share}
+                         if j >= 0 and (getattr(type(probes[order[j]]), "share", WorksInOneHalf.share)
+                                        is WorksInOneHalf.share or hasattr(probes[order[j]], "borrowing"))}
         self._idle = len(slots) - len(working[0]) - len(working[1])
         # where predictor i's direct (mirrored) half's prediction is in the list of what the
         # working halves said (-1: an idle half)
@@ -452,12 +454,6 @@ class Ensemble:
         mirror: list[Predictor] = [old[1][i] if kept[1][i] else make(rng)  # type: ignore[index]
                                    for i, make in enumerate(self._factories.values())]
         self._halves = (direct, mirror)
-        for m, halves in enumerate((direct, mirror)):
-            for i, half in enumerate(halves):
-                if kept[m][i]:
-                    half.new_match()  # type: ignore[attr-defined]
-                elif i in self._twin_of:
-                    half.follow(halves[self._twin_of[i]])  # type: ignore[attr-defined]
         # halves that would compute what another half already does borrow its work, in the
         # order of the updates (every direct half, then every mirrored one), so that the
         # owner always updates first (a kept half offered already, when it was new)
@@ -467,6 +463,12 @@ class Ensemble:
                 share = getattr(half, "share", None)
                 if share is not None and not kept[mirrored][i]:
                     share(shared, mirrored)
+        for m, halves in enumerate((direct, mirror)):
+            for i, half in enumerate(halves):
+                if kept[m][i]:
+                    half.new_match()  # type: ignore[attr-defined]
+                elif i in self._twin_of and not getattr(halves[self._twin_of[i]], "borrowing", False):
+                    half.follow(halves[self._twin_of[i]])  # type: ignore[attr-defined]
         # bound methods of the working halves, looked up once per match rather than once per
         # predictor a round
         self._updates = [direct[i].update for i in self._working[0]]

@@ -651,6 +651,8 @@ class Solo:
     """Another predictor that borrows nothing: its ``share`` offers it an empty pool, so it
     only learns which half it is (a one-half predictor idles in the other)."""
 
+    borrowing = False  # so a carried model follows it (see Ensemble._twin_of)
+
     def __init__(self, inner: Predictor) -> None:
         self._inner = inner
         self.name = inner.name

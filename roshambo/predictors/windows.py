@@ -9,10 +9,17 @@ before it, so every field takes the next smaller window's count, one field up, p
 move; the whole match's field holds each move's count less the least counted one's). Every
 round it checks, for all windows at once, whether the opponent's move beat a move leading
 (or trailing) that window's counts, ties included. It follows the window and target with
-the most hits, each record kept within ``LEAD`` hits of the best one (fixed share, Herbster
-& Warmuth 1998: a window can take over within a few rounds of the opponent changing its
-window, yet the true one keeps the lead it earned where its neighbours' leaders differed
-from its own, which a random move now and then does not take away). Carried into a new
+the most hits, each record kept within ``lead`` hits of the best one (fixed share, Herbster
+& Warmuth 1998: with the default of six, a window can take over within a few rounds of the
+opponent changing its window, yet the true one keeps the lead it earned where its
+neighbours' leaders differed from its own, which a random move now and then does not take
+away; a longer lead remembers a window through a long spell of another, or of noise). With
+``split_ties`` a hit is credited by how many moves tie with the one beaten (whole, a half,
+a third), so that a random move earns the same in expectation in every window: a window
+whose counts all tie is hit by any reply, and counted whole it outscores the true window of
+a noisy counter whenever our own moves keep that window's counts level. A predictor offered
+the counts of an identical one (see :meth:`CountingWindows.share`) reads them instead of
+keeping its own, so a second record costs only its choice. Carried into a new
 match (see :meth:`CountingWindows.new_match`), it follows the best hit score decayed by 1/16
 a round instead, rescanned when the followed window misses: a lead earned against the last
 opponent would hold there for six hits. It speaks once the followed window's decayed score
@@ -39,8 +46,9 @@ WHOLE_CAP = (1 << (FIELD - 2)) - 1
 GUARD_BIT = FIELD - 1
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
-LEAD = 6  # hits: no record falls further behind the best one
+LEAD = 6  # hits (by default): no record falls further behind the best one
 MOST, LEAST = 0, 1
+FULL = 6  # a record's credit for a hit (with ``split_ties``: divided among the tied moves)
 
 
 class CountingWindows(WorksInOneHalf):
@@ -50,17 +58,24 @@ class CountingWindows(WorksInOneHalf):
 
     ``source`` is the side whose moves are counted ("mine": an opponent counting our moves);
     the field after ``max_window``'s is the whole match's. Silent until a window has scored
-    ``min_score`` hits' worth (about four hits running).
+    ``min_score`` hits' worth (about four hits running). ``lead``: how many hits behind the
+    best a record may fall; ``split_ties``: credit a hit on a tie by the moves tied.
     """
 
     def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4,
-                 half: str = "both") -> None:
+                 half: str = "both", lead: int = LEAD, split_ties: bool = False) -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
         self.max_window = check_positive(max_window, "max_window")
         self.min_score = check_positive(min_score, "min_score")
-        self.name = f"windows{max_window}-{source}"
+        self.lead = check_positive(lead, "lead")
+        if not isinstance(split_ties, bool):
+            raise ValueError(f"invalid split_ties {split_ties!r}: expected True or False")
+        self.split_ties = split_ties
+        self._lead = FULL * self.lead  # in credits
+        self.name = (f"windows{max_window}-{source}" + ("" if lead == LEAD else f"-lead{lead}")
+                     + ("-split" if split_ties else ""))
         self._mine = source == "mine"
         self.half = check_half(half)
         self._fields = fields = self.max_window + 1  # the windows, then the whole match
@@ -84,8 +99,8 @@ class CountingWindows(WorksInOneHalf):
         self._whole = [0, 0, 0]  # every move's count over the match
         self._first: list[int | None] = [None, None, None]  # every move's first position
         self._scores = [0, 0]  # per target (MOST, LEAST): a decayed hit score per window
-        # hits per window and target (MOST's fields, then LEAST's), less the best's minus LEAD
-        # and never below 0: the best record holds LEAD once some window has scored that many
+        # hits per window and target (MOST's fields, then LEAST's), less the best's minus the lead
+        # and never below 0: the best record holds the lead once some window has scored that many
         self._records = 0
         self._top = 0  # the best record (the followed window's)
         self._decayed_choice = False  # whether the decayed score chooses (see new_match)
@@ -95,6 +110,9 @@ class CountingWindows(WorksInOneHalf):
         self._ties = TieContexts()  # which tied move the opponent targets, per tie context
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
+        self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
+        self._lent = False  # whether another reads this one's counts (see share)
+        self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent (see :mod:`.carried`): from here on
@@ -103,68 +121,114 @@ class CountingWindows(WorksInOneHalf):
         counts, the tie contexts and the decayed scores are kept."""
         self._decayed_choice = True
 
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle in the half this predictor does not work in; in the other, borrow the counts
+        and the decayed scores of a predictor already in ``shared`` that counts the same
+        side's moves over the same windows (or offer this one), keeping only the records,
+        the tie contexts and the choice of its own. A borrower reads the owner's comparison
+        of the round, so it must be updated after the owner (the ensemble calls ``share`` in
+        the order of its updates, on fresh predictors). ``reset`` ends it."""
+        super().share(shared, mirrored)
+        if self._idle:
+            return
+        owner = shared.setdefault(("windows", self.source, mirrored, self.max_window, self.min_score), self)
+        if owner is self:
+            return
+        if not isinstance(owner, CountingWindows) or owner._seen or self._seen:
+            raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh counting windows")
+        owner._lent = True
+        self._owner = owner
+        self._counts, self._whole, self._first = owner._counts, owner._whole, owner._first
+        self._positions, self._scores = owner._positions, owner._scores
+
+    @property
+    def borrowing(self) -> bool:
+        """Whether this one reads another's counts (see :meth:`share`)."""
+        return self._owner is not None
+
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:
             return None
-        counts = self._counts
-        guard = self._guard
+        owner = self._owner
         if self._seen:
-            # score every window: did their move beat a move leading (trailing) its counts?
             target = (their_move - 1) % 3
-            beaten, a, b = counts[target], counts[their_move], counts[(their_move + 1) % 3]
-            guarded = beaten | guard  # a guard bit per field: it survives x - y iff x >= y
-            most = ((guarded - a) & (guarded - b) & guard) >> GUARD_BIT
-            least = (((a | guard) - beaten) & ((b | guard) - beaten) & guard) >> GUARD_BIT
-            scores, low = self._scores, self._low
-            scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
-            scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
-            if not self._decayed_choice:
-                self._best = self._follow(least << self._least_shift | most)
-            elif not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):
-                self._best = self._rescan()  # a window that hits stays ahead of every other
+            if owner is None:
+                # score every window: did their move beat a move leading (trailing) its counts?
+                counts, guard = self._counts, self._guard
+                beaten, a, b = counts[target], counts[their_move], counts[(their_move + 1) % 3]
+                guarded = beaten | guard  # a guard bit per field: it survives x - y iff x >= y
+                over_a, over_b = (guarded - a) & guard, (guarded - b) & guard
+                under_a, under_b = ((a | guard) - beaten) & guard, ((b | guard) - beaten) & guard
+                most = (over_a & over_b) >> GUARD_BIT
+                least = (under_a & under_b) >> GUARD_BIT
+                tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
+                if self._lent:
+                    self._compared = (most, least, tied_a, tied_b)
+                scores, low = self._scores, self._low
+                scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
+                scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
+            else:
+                most, least, tied_a, tied_b = owner._compared
+            if self._decayed_choice:
+                if not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):
+                    self._best = self._rescan()  # a window that hits stays ahead of every other
+            elif self.split_ties:
+                # a hit's credit is FULL divided among the moves tied with the one beaten (6, 3
+                # or 2), so that a random move earns 2 in expectation whatever the window's
+                # counts: a window whose counts all tie would otherwise hit every round
+                ones = self._ones
+                single = ((tied_a | tied_b) >> GUARD_BIT) ^ ones  # no tie
+                pair = ((tied_a & tied_b) >> GUARD_BIT) ^ ones  # not all three tied
+                most_credit = 2 * most + (most & pair) + 3 * (most & single)
+                least_credit = 2 * least + (least & pair) + 3 * (least & single)
+                self._best = self._follow(least_credit << self._least_shift | most_credit)
+            else:
+                self._best = self._follow(FULL * (least << self._least_shift | most))
             self._ties.learn(target)
-        move = my_move if self._mine else their_move
-        # the last j + 1 moves are the new one and the last j before it: each window's counts
-        # are the next smaller window's, one field up, plus the new move
-        windows, whole = self._windows, self._whole
-        whole[move] += 1
-        if self._first[move] is None:
-            self._first[move] = self._seen
-        fewest, at = min(whole), self._whole_shift
-        counts[0] = (counts[0] << FIELD) & windows | min(whole[0] - fewest, WHOLE_CAP) << at
-        counts[1] = (counts[1] << FIELD) & windows | min(whole[1] - fewest, WHOLE_CAP) << at
-        counts[2] = (counts[2] << FIELD) & windows | min(whole[2] - fewest, WHOLE_CAP) << at
-        counts[move] += self._window_ones
-        positions = self._positions[move]
-        positions.append(self._seen)
-        if len(positions) > 2 * self.max_window:
-            del positions[:self.max_window]
+        if owner is None:
+            counts = self._counts
+            move = my_move if self._mine else their_move
+            # the last j + 1 moves are the new one and the last j before it: each window's
+            # counts are the next smaller window's, one field up, plus the new move
+            windows, whole = self._windows, self._whole
+            whole[move] += 1
+            if self._first[move] is None:
+                self._first[move] = self._seen
+            fewest, at = min(whole), self._whole_shift
+            counts[0] = (counts[0] << FIELD) & windows | min(whole[0] - fewest, WHOLE_CAP) << at
+            counts[1] = (counts[1] << FIELD) & windows | min(whole[1] - fewest, WHOLE_CAP) << at
+            counts[2] = (counts[2] << FIELD) & windows | min(whole[2] - fewest, WHOLE_CAP) << at
+            counts[move] += self._window_ones
+            positions = self._positions[move]
+            positions.append(self._seen)
+            if len(positions) > 2 * self.max_window:
+                del positions[:self.max_window]
         self._seen += 1
         self._prediction = self._predict()
         return self._prediction
 
     def _follow(self, hits: int) -> tuple[int, int]:
-        """Count ``hits`` (a bit per window and target) into the records, keep them within
-        LEAD of the best, and return the target and window to follow: the current one while
+        """Count ``hits`` (a credit per window and target) into the records, keep them within
+        the lead of the best, and return the target and window to follow: the current one while
         its record is the best, else the first best (MOST's before LEAST's, the smallest
         window first)."""
         n = self._fields
         kind, window = self._best
         records = self._records + hits
-        if (hits >> (FIELD * (kind * n + window))) & 1:
-            # the best record hit: it is still the best, one more than before (no need to
-            # look at the others)
-            top = self._top + 1
-            if top > LEAD:
-                records = self._lowered(records, 1)
-                top = LEAD
+        if ((hits >> (FIELD * (kind * n + window))) & 7) == FULL:
+            # the best record hit a move alone in the lead: it is still the best, FULL more
+            # than before (no need to look at the others)
+            top = self._top + FULL
+            if top > self._lead:
+                records = self._lowered(records, top - self._lead)
+                top = self._lead
             self._records, self._top = records, top
             return self._best
         fields = self._unpacked(records)
         top = max(fields)
-        if top > LEAD:
-            records = self._lowered(records, top - LEAD)
-        self._records, self._top = records, min(top, LEAD)
+        if top > self._lead:
+            records = self._lowered(records, top - self._lead)
+        self._records, self._top = records, min(top, self._lead)
         if fields[kind * n + window] == top:
             return self._best
         return divmod(fields.index(top), n)

@@ -15,7 +15,8 @@ from roshambo.agent import Agent
 from roshambo.ensemble import Ensemble
 from roshambo.moves import Move
 from roshambo.opponents import make_opponent
-from roshambo.predictors import CARRIED, PREDICTORS, CarriedOver, Factory, FrequencyCounter, MarkovChain
+from roshambo.predictors import (CARRIED, PREDICTORS, CarriedOver, CountingWindows, Factory, FrequencyCounter,
+                                 MarkovChain)
 
 import RPS
 
@@ -158,6 +159,29 @@ def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_th
     lineup = {"history": PREDICTORS["history-their@1000"], "kept": lambda rng: CarriedOver(
         PREDICTORS["history-their@1000"](rng))}
     assert Ensemble(random.Random(2), factories=lineup)._twin_of == {}
+
+
+def test_a_carried_model_does_its_own_work_when_its_fresh_twin_borrows_anothers() -> None:
+    """A new match rebuilds a borrowing twin's owner: taken over, the twin would read counts
+    that no longer move. So a carried model follows a twin that may borrow only where it did
+    not (the owner), and otherwise works from the first round."""
+    owner = lambda rng: CountingWindows("mine", 16)  # noqa: E731
+    borrower = lambda rng: CountingWindows("mine", 16, split_ties=True)  # noqa: E731
+    lineup = {"owner": owner, "borrower": borrower, "kept-owner": lambda rng: CarriedOver(owner(rng)),
+              "kept-borrower": lambda rng: CarriedOver(borrower(rng))}
+    ensemble = Ensemble(random.Random(4), factories=lineup)
+    kept_owner, kept_borrower = halves(ensemble, "kept-owner")[0], halves(ensemble, "kept-borrower")[0]
+    assert halves(ensemble, "borrower")[0].borrowing
+    assert kept_owner._twin is halves(ensemble, "owner")[0] and kept_borrower._twin is None
+    rounds = [0, 1, 2, 2, 1, 0] * 5
+    play_rounds(ensemble, rounds)
+    assert kept_borrower._inner._seen == len(rounds) and not kept_borrower._inner.borrowing
+    ensemble.new_match()
+    assert kept_owner._inner._seen == len(rounds)  # the owner, taken over
+    play_rounds(ensemble, rounds)
+    for kept in (kept_owner, kept_borrower):
+        assert kept._inner._seen == 2 * len(rounds) and not kept._inner.borrowing
+    assert halves(ensemble, "borrower")[0]._owner is halves(ensemble, "owner")[0]  # the new match's
 
 
 def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_every_score() -> None:

@@ -295,6 +295,7 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (CountingWindows, {"min_score": 0}, 0),
     (CountingWindows, {"lead": 0}, 0),
     (CountingWindows, {"lead": 2.5}, 2.5),
+    (CountingWindows, {"lead": 5461}, 5461),  # a record's 15-bit field would overflow
     (CountingWindows, {"split_ties": "yes"}, "yes"),
     (CountingWindows, {"split_ties": None}, None),
     (CalibratedMarkovChain, {"seq_len": 0}, 0),
@@ -1490,10 +1491,31 @@ def test_counting_windows_borrow_the_counts_of_an_identical_owner() -> None:
     late = CountingWindows("mine", 32)
     with pytest.raises(ValueError, match="fresh"):
         late.share(shared, False)
+    with pytest.raises(RuntimeError, match="update it first"):
+        borrower.update(R, P)  # before its owner: it would read last round's comparison
+    owner.update(R, P)
+    borrower.update(R, P)
+    owner.reset()
+    owner.update(R, P)
+    with pytest.raises(RuntimeError, match="has seen 1 rounds"):
+        borrower.update(R, P)  # the owner was reset: its counts are not this match's
     borrower.reset()
     assert not borrower.borrowing
     borrower.update(R, P)
-    assert borrower._seen == 1 and owner._seen == len(rounds)
+    assert borrower._seen == 1
+
+
+def test_counting_windows_share_only_within_one_half() -> None:
+    """The two halves of one predictor count different real sides (a mirrored half is
+    shown the histories swapped): offered the same pool, neither borrows the other's."""
+    shared: dict[object, object] = {}
+    direct, mirrored = CountingWindows("mine", 16), CountingWindows("mine", 16)
+    direct.share(shared, False)
+    mirrored.share(shared, True)
+    assert not direct.borrowing and not mirrored.borrowing
+    twin = CountingWindows("mine", 16, split_ties=True)
+    twin.share(shared, True)
+    assert twin.borrowing and twin._owner is mirrored
 
 
 def test_counting_windows_read_a_new_tie_by_the_order_its_tied_moves_entered() -> None:

@@ -49,6 +49,7 @@ DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds co
 LEAD = 6  # hits (by default): no record falls further behind the best one
 MOST, LEAST = 0, 1
 FULL = 6  # a record's credit for a hit (with ``split_ties``: divided among the tied moves)
+MAX_LEAD = ((1 << GUARD_BIT) - 1 - FULL) // FULL  # a record reaches lead + 1 hits before it is lowered
 
 
 class CountingWindows(WorksInOneHalf):
@@ -70,6 +71,8 @@ class CountingWindows(WorksInOneHalf):
         self.max_window = check_positive(max_window, "max_window")
         self.min_score = check_positive(min_score, "min_score")
         self.lead = check_positive(lead, "lead")
+        if lead > MAX_LEAD:
+            raise ValueError(f"invalid lead {lead!r}: expected at most {MAX_LEAD} (a record's field would overflow)")
         if not isinstance(split_ties, bool):
             raise ValueError(f"invalid split_ties {split_ties!r}: expected True or False")
         self.split_ties = split_ties
@@ -134,7 +137,7 @@ class CountingWindows(WorksInOneHalf):
         owner = shared.setdefault(("windows", self.source, mirrored, self.max_window, self.min_score), self)
         if owner is self:
             return
-        if not isinstance(owner, CountingWindows) or owner._seen or self._seen:
+        if type(owner) is not type(self) or owner._seen or self._seen:
             raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh counting windows")
         owner._lent = True
         self._owner = owner
@@ -168,6 +171,10 @@ class CountingWindows(WorksInOneHalf):
                 scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
                 scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
             else:
+                if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
+                    raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
+                                       f"{owner._seen} rounds, not {self._seen + 1}: update it first, "
+                                       "every round, and reset both")
                 most, least, tied_a, tied_b = owner._compared
             if self._decayed_choice:
                 if not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):

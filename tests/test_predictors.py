@@ -13,7 +13,7 @@ import random
 import re
 import time
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pytest
 from conftest import executed_lines
@@ -1309,24 +1309,30 @@ def test_counting_windows_find_the_window_target_and_tie_rule(window: int, targe
     assert wrong <= 20, wrong  # of 1000 rounds against random moves of ours, ties and all
 
 
-def share_of_meant_moves_read(window: int | None, target: str, tie: str, seed: int) -> float:
-    """How often the counting windows predict what a counter of our last ``window`` moves
-    (None: all of them) meant to play, in rounds 300-1499, while it plays a random move one
-    time in five and we play at random."""
-    from roshambo.opponents.relatives import RecentCounter
-
-    bot = RecentCounter(window, target, tie)
-    predictor = CountingWindows("mine", max_window=64)
-    rng, noise = random.Random(seed), random.Random(seed + 100)
+def read_through_noise(predictor: CountingWindows, bot: Any, noise: random.Random,
+                       play: Callable[[int], Move]) -> float:
+    """How often ``predictor`` predicts what ``bot`` meant to play in rounds 300-1499, while
+    it plays a random move one time in five (drawn from ``noise``) and we play ``play(i)``."""
     right = 0
     ours: Move | None = None
     for i in range(1500):
         meant = bot.move(ours)
         theirs = noise.randrange(3) if noise.random() < 0.2 else meant
         right += i >= 300 and predictor.predict() == meant
-        ours = rng.randrange(3)
+        ours = play(i)
         predictor.update(ours, theirs)
     return right / 1200
+
+
+def share_of_meant_moves_read(window: int | None, target: str, tie: str, seed: int) -> float:
+    """How often the counting windows predict what a counter of our last ``window`` moves
+    (None: all of them) meant to play, in rounds 300-1499, while it plays a random move one
+    time in five and we play at random."""
+    from roshambo.opponents.relatives import RecentCounter
+
+    rng, noise = random.Random(seed), random.Random(seed + 100)
+    return read_through_noise(CountingWindows("mine", max_window=64), RecentCounter(window, target, tie), noise,
+                              lambda i: rng.randrange(3))
 
 
 @pytest.mark.parametrize("window, target, tie", [(20, "most", "first"), (35, "most", "last"),
@@ -1436,17 +1442,9 @@ def meant_moves_read(predictor: CountingWindows, pattern: Sequence[Move], seed: 
     time in ten)."""
     from roshambo.opponents.relatives import RecentCounter
 
-    bot = RecentCounter(5, "most", "first")
-    rng = random.Random(seed)
-    right = 0
-    ours: Move | None = None
-    for i in range(1500):
-        meant = bot.move(ours)
-        theirs = rng.randrange(3) if rng.random() < 0.2 else meant
-        right += i >= 300 and predictor.predict() == meant
-        ours = pattern[i % len(pattern)] if rng.random() < 0.9 else rng.randrange(3)
-        predictor.update(ours, theirs)
-    return right / 1200
+    rng = random.Random(seed)  # the counter's random moves and ours, drawn in turn
+    return read_through_noise(predictor, RecentCounter(5, "most", "first"), rng,
+                              lambda i: pattern[i % len(pattern)] if rng.random() < 0.9 else rng.randrange(3))
 
 
 def test_split_ties_keep_a_window_whose_counts_all_tie_from_outscoring_the_true_one() -> None:

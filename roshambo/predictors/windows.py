@@ -231,14 +231,20 @@ class CountingWindows(WorksInOneHalf):
                 top = self._lead
             self._records, self._top = records, top
             return self._best
-        fields = self._unpacked(records)
-        top = max(fields)
+        # the followed record usually still leads: check it against every field at once (the
+        # guard bit survives where it is at least the field) before unpacking them all
+        guard = self._both_guard
+        top = (records >> (FIELD * (kind * n + window))) & 0x7FFF
+        if ((top * self._both_ones | guard) - records) & guard == guard:
+            best = self._best
+        else:
+            fields = self._unpacked(records)
+            top = max(fields)
+            best = divmod(fields.index(top), n)
         if top > self._lead:
             records = self._lowered(records, top - self._lead)
         self._records, self._top = records, min(top, self._lead)
-        if fields[kind * n + window] == top:
-            return self._best
-        return divmod(fields.index(top), n)
+        return best
 
     def _rescan(self) -> tuple[int, int]:
         """The best decayed score's target and window (the first, smallest window on ties)."""
@@ -281,7 +287,11 @@ class CountingWindows(WorksInOneHalf):
             first = self._first
             entered = [(first[m], m) for m in range(3) if first[m] is not None]
             present = self._whole
-        last = max(tied, key=lambda m: positions[m][-1] if present[m] else -1)
+        last, latest = tied[0], -2  # the tied move seen last (absent ones: never)
+        for m in tied:
+            seen = positions[m][-1] if present[m] else -1
+            if seen > latest:
+                last, latest = m, seen
         return (self._ties.read(entered, mask, last, best_kind, tied[0]) + 1) % 3
 
     def predict(self) -> Move | None:

@@ -27,11 +27,17 @@ fields at once, and the knockout runs only when another has overtaken it.
 Ties within a window go to the strategy with the better record over the longest window,
 then to one that has something to say this round (a silent best would mean random play,
 while an equal record that offers a move is no worse a bet), then to the one on the longer
-winning streak (packed too: a streak field is kept by one addition and one mask per round);
-naive strategies (k = 0) start with a small credit that the sliding windows soon forget,
-and at the meta-meta level the rotations must beat the plain choice by a handicap (Occam:
-second-guessing must earn its place); that level also keeps following its current choice
-until another one beats it by a margin.
+winning streak (packed too: a streak field is kept by one addition and one mask per round).
+A silent best strictly ahead also gives way to the best strategy that speaks if that one
+clearly beats a coin: by more than 2 sqrt(n) over the window's n rounds, any naive credit
+aside (a coin's record has a standard deviation of sqrt(2n / 3), and the best of a couple of
+hundred strategies' records reaches about 2.5 of them by chance). A model that abstains now
+and then (a calibrated chain contradicted by a noisy counter's random move) would otherwise
+leave a window that has found the opponent out to random play in those rounds, though the
+next best record wins nearly as often. Naive strategies (k = 0) start with a small credit
+that the sliding windows soon forget, and at the meta-meta level the rotations must beat
+the plain choice by a handicap (Occam: second-guessing must earn its place); that level
+also keeps following its current choice until another one beats it by a margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 clearly losing (below ``hedge_threshold``), nothing is worth following; an unproven record
@@ -633,13 +639,15 @@ class Ensemble:
             best = last - (top & index_mask)
             winners[a] = self._field_bits[best]
             e = expects(best)
-            if e == NO_MOVE:  # a silent winner: the best speaking key, if it is level
+            if e == NO_MOVE:  # a silent winner: the best speaking key, if level or clearly winning
                 if not speaking:
                     speaking = _gather(SPEAKING, self._direct, self._mirrored, self._idle) & selectable
                 rival = _largest(keys & speaking, knockout)
-                if rival and rival >> records == top >> records:
-                    best = last - (rival & index_mask)
-                    e = expects(best)
+                if rival:
+                    strategy = last - (rival & index_mask)
+                    if rival >> records == top >> records or self._beats_chance(rival, strategy, window):
+                        best = strategy
+                        e = expects(best)
             self._meta_best[a] = best
             self._meta_moves[a] = NO_MOVE if e == NO_MOVE else (e + 1 + best % 3) % 3
         meta = self._meta_scores
@@ -683,6 +691,15 @@ class Ensemble:
         # (see new_match); nothing when the choice expected nothing
         self._unanswered = (move, (planned - 1) % 3) if planned != NO_MOVE else None
         return move
+
+    def _beats_chance(self, key: int, strategy: int, window: int) -> bool:
+        """Whether ``strategy``'s record over ``window`` (its ``key`` there) beats a coin's by
+        more than 2 sqrt(n) over the window's n rounds, its naive credit aside."""
+        seen = min(window, self._rounds)
+        bar = seen + 2.0 * math.sqrt(seen)  # a key's score is the rounds seen plus the record
+        if window >= self._rounds and strategy % 3 == 0:
+            bar += self.config.naive_prior  # the window still holds the naive strategies' credit
+        return key >> self._key_shift > bar
 
     def intended_move(self) -> Move | None:
         """The move the last choice would have been had the Thompson draw trusted the

@@ -366,25 +366,10 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
         if d21 - 1 < bounds[5]:
             bounds[5] = d21 - 1
             tightened = True
-    if tightened:
-        # _close(bounds), inlined: this runs three times a round for each shifted chain
-        low_a, high_a, low_b, high_b, low_c, high_c = bounds
-        if low_b + low_c > low_a:
-            bounds[0] = low_a = low_b + low_c
-        if high_b + high_c < high_a:
-            bounds[1] = high_a = high_b + high_c
-        if low_a - high_c > low_b:
-            bounds[2] = low_b = low_a - high_c
-        if high_a - low_c < high_b:
-            bounds[3] = high_b = high_a - low_c
-        if low_a - high_b > low_c:
-            bounds[4] = low_c = low_a - high_b
-        if high_a - low_b < high_c:
-            bounds[5] = high_c = high_a - low_b
-        if low_a > high_a or low_b > high_b or low_c > high_c:
-            rows[context] = _restarted(winner, d01, d02, d21)
-            contradicted.add(context)
-            return True
+    if tightened and not _close(bounds):
+        rows[context] = _restarted(winner, d01, d02, d21)
+        contradicted.add(context)
+        return True
     contradicted.discard(context)
     return False
 

@@ -30,14 +30,17 @@ while an equal record that offers a move is no worse a bet), then to the one on 
 winning streak (packed too: a streak field is kept by one addition and one mask per round).
 A silent best strictly ahead also gives way to the best strategy that speaks if that one
 clearly beats a coin: by more than 2 sqrt(n) over the window's n rounds, any naive credit
-aside (a coin's record has a standard deviation of sqrt(2n / 3), and the best of a couple of
-hundred strategies' records reaches about 2.5 of them by chance). A model that abstains now
-and then (a calibrated chain contradicted by a noisy counter's random move) would otherwise
-leave a window that has found the opponent out to random play in those rounds, though the
-next best record wins nearly as often. Naive strategies (k = 0) start with a small credit
-that the sliding windows soon forget, and at the meta-meta level the rotations must beat
-the plain choice by a handicap (Occam: second-guessing must earn its place); that level
-also keeps following its current choice until another one beats it by a margin.
+aside. A coin's record has a standard deviation of sqrt(2n / 3), so the bar is about 2.45 of
+them, near where the best of a couple of hundred chance records lies: against random moves
+about one silent best in eight gives way (27 of 218 in two matches), which costs nothing in
+expectation there, while a record that has found the opponent out clears it by far. A
+model that abstains now and then (a calibrated chain contradicted by a noisy counter's
+random move) would otherwise leave a window that has found the opponent out to random play
+in those rounds, though the next best record wins nearly as often. Naive strategies (k = 0)
+start with a small credit that the sliding windows soon forget, and at the meta-meta level
+the rotations must beat the plain choice by a handicap (Occam: second-guessing must earn its
+place); that level also keeps following its current choice until another one beats it by a
+margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 clearly losing (below ``hedge_threshold``), nothing is worth following; an unproven record

@@ -13,7 +13,9 @@ holds until it falls below ``hold_rate`` (hysteresis): with a fifth of a cycle's
 random the rate is about 0.76 and dips under 0.6 now and then (a cycle of nine: about 25
 rounds a match), where a vote that stopped would leave the cycle to chance, while random
 moves seldom keep any period above 0.5 (a third by chance; the vote then speaks in about 4%
-of rounds, 1.5% without holding). Billings 1999 (the cycling bots of the first RoShamBo
+of rounds, 1.5% without holding). The vote holds, not the period: a period that takes the
+lead while the vote speaks goes on at the lower bar (against a noisy cycle that changes, the
+new period's vote starts sooner, and the old one's lasts a few rounds longer). Billings 1999 (the cycling bots of the first RoShamBo
 competition, some with noise) read by period, in O(1) big-integer operations a round.
 
 The decayed score takes about fifteen hits to speak: against a new cycle of twelve, the
@@ -38,6 +40,7 @@ FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
 LOOKBACK = 7  # periods voted on
+HOLD_RATE = 0.5  # the vote speaks on down to this hit rate once it has started (or min_rate, if lower)
 RUN_LIMIT = 14  # a run reaching 2 ** 14 halves them all (order kept, but for new ties)
 
 
@@ -48,13 +51,14 @@ class PeriodicMoves(WorksInOneHalf):
     ``source`` is the side read ("their": a cycling opponent). The vote waits until the best
     period's decayed hit rate reaches ``min_rate`` (a random side's is a third; about 15 hits
     running reach 0.6, and a cycle with a fifth of its moves random holds about 0.76), then
-    speaks until the rate falls below ``hold_rate`` (None: ``min_rate``); while it is silent
+    speaks until the rate falls below ``hold_rate`` (None: 0.5, or ``min_rate`` if lower;
+    ``min_rate`` itself: no hysteresis); while it is silent
     the move p back speaks for the period p with the longest run of exact repeats, once
     that run is ``min_run`` long, and nothing speaks otherwise.
     """
 
     def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,
-                 min_run: int = 3, half: str = "both", hold_rate: float | None = 0.5) -> None:
+                 min_run: int = 3, half: str = "both", hold_rate: float | None = None) -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a period is read off one side's moves")
@@ -63,7 +67,7 @@ class PeriodicMoves(WorksInOneHalf):
             raise ValueError(f"invalid min_rate {min_rate!r}: expected a number in (0, 1)")
         self.min_rate = float(min_rate)
         if hold_rate is None:
-            hold_rate = min_rate
+            hold_rate = min(HOLD_RATE, self.min_rate)
         if (isinstance(hold_rate, bool) or not isinstance(hold_rate, (int, float))
                 or not 0 < hold_rate <= self.min_rate):
             raise ValueError(f"invalid hold_rate {hold_rate!r}: expected a number in (0, min_rate]")

@@ -15,8 +15,9 @@ rounds a match), where a vote that stopped would leave the cycle to chance, whil
 moves seldom keep any period above 0.5 (a third by chance; the vote then speaks in about 4%
 of rounds, 1.5% without holding). The vote holds, not the period: a period that takes the
 lead while the vote speaks goes on at the lower bar (against a noisy cycle that changes, the
-new period's vote starts sooner, and the old one's lasts a few rounds longer). Billings 1999 (the cycling bots of the first RoShamBo
-competition, some with noise) read by period, in O(1) big-integer operations a round.
+new period's vote starts sooner, and the old one's lasts a few rounds longer). Billings 1999
+(the cycling bots of the first RoShamBo competition, some with noise) read by period, in O(1)
+big-integer operations a round.
 
 The decayed score takes about fifteen hits to speak: against a new cycle of twelve, the
 better part of three periods, in which history matching is no help either (its index
@@ -40,7 +41,7 @@ FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
 LOOKBACK = 7  # periods voted on
-HOLD_RATE = 0.5  # the vote speaks on down to this hit rate once it has started (or min_rate, if lower)
+HOLD_RATE = 0.5  # once started, the vote speaks down to this hit rate (or min_rate, if lower)
 RUN_LIMIT = 14  # a run reaching 2 ** 14 halves them all (order kept, but for new ties)
 
 
@@ -52,9 +53,9 @@ class PeriodicMoves(WorksInOneHalf):
     period's decayed hit rate reaches ``min_rate`` (a random side's is a third; about 15 hits
     running reach 0.6, and a cycle with a fifth of its moves random holds about 0.76), then
     speaks until the rate falls below ``hold_rate`` (None: 0.5, or ``min_rate`` if lower;
-    ``min_rate`` itself: no hysteresis); while it is silent
-    the move p back speaks for the period p with the longest run of exact repeats, once
-    that run is ``min_run`` long, and nothing speaks otherwise.
+    ``min_rate`` itself: no hysteresis); while it is silent the move p back speaks for the
+    period p with the longest run of exact repeats, once that run is ``min_run`` long, and
+    nothing speaks otherwise.
     """
 
     def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,

@@ -287,11 +287,7 @@ class CountingWindows(WorksInOneHalf):
             first = self._first
             entered = [(first[m], m) for m in range(3) if first[m] is not None]
             present = self._whole
-        last, latest = tied[0], -2  # the tied move seen last (absent ones: never)
-        for m in tied:
-            seen = positions[m][-1] if present[m] else -1
-            if seen > latest:
-                last, latest = m, seen
+        last = max(tied, key=lambda m: positions[m][-1] if present[m] else -1)
         return (self._ties.read(entered, mask, last, best_kind, tied[0]) + 1) % 3
 
     def predict(self) -> Move | None:

@@ -632,6 +632,8 @@ BAD_CONFIGS: list[object] = [
     ({"trust_floor": "0.1"}, "'0.1'"),
     ({"trust_floor": False}, "False"),
     ({"trust_floor": math.nan}, "nan"),
+    ({"tenure_rounds": -1}, "-1"),
+    ({"tenure_rounds": 1.5}, "1.5"),
 ]
 
 
@@ -876,6 +878,46 @@ def test_an_even_record_is_seldom_followed_once_the_prior_has_faded() -> None:
     barred = sum(rounds_followed(EnsembleConfig(), seed, in_turn) for seed in range(3))
     assert 0.35 * 900 <= even <= 0.65 * 900, f"followed {even} of 3 x 300 rounds at a bar of 1/2"
     assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at the default bar, {even} at 1/2"
+
+
+def followed_in_runs(config: EnsembleConfig, seed: int, every: int) -> list[int]:
+    """For each of rounds 400-699 that an engine follows, how many rounds running its
+    strategy and rotation had been chosen before. Its one predictor always expects rock;
+    the opponent plays rock but, from round 100 on, beats our intended move every
+    ``every``-th round, so the choice (mostly expecting.0, paper) is kept for dozens of
+    rounds at a time, with a record of ``every`` - 1 wins to 1 loss."""
+    ensemble = Ensemble(random.Random(seed), factories={"expecting": lambda rng: Expecting("R")}, config=config)
+    followed: list[int] = []
+    last, kept = None, 0
+    for r in range(700):
+        choice = ensemble.choose()
+        kept = kept + 1 if (choice.strategy, choice.rotation) == last else 0
+        last = (choice.strategy, choice.rotation)
+        intended = ensemble.intended_move()
+        aim = choice.move if intended is None else intended
+        ensemble.observe(choice.move, (aim + 1) % 3 if r >= 100 and r % every == 0 else ROCK)
+        if r >= 400 and not choice.hedging:
+            followed.append(kept)
+    return followed
+
+
+def test_a_kept_choice_is_followed_only_while_its_record_clears_the_bar() -> None:
+    """Once the same strategy and rotation have been chosen ``tenure_rounds`` rounds running,
+    the record's mean must clear the bar, not just a draw from it. With the bar at 0.7, a
+    record of 2 wins to 1 loss (a mean near 2/3) is followed, by lucky draws, in a quarter
+    of the rounds without the rule, deep into runs of the same choice; with it only in the
+    first ``tenure_rounds`` rounds of a run. A record of 3 to 1 (3/4) clears the bar, and the
+    rule changes nothing."""
+    def followed(tenure_rounds: int, every: int) -> list[int]:
+        config = EnsembleConfig(trust_bar=0.7, tenure_rounds=tenure_rounds)
+        return [kept for seed in range(3) for kept in followed_in_runs(config, seed, every)]
+
+    limit = EnsembleConfig().tenure_rounds
+    drawn, kept = followed(0, 3), followed(limit, 3)
+    assert len(drawn) >= 0.15 * 900 and max(drawn) >= 4 * limit, f"without the rule: {len(drawn)} followed"
+    assert len(kept) <= 0.25 * len(drawn), f"followed {len(kept)} of 3 x 300 rounds with it, {len(drawn)} without"
+    assert max(kept) == limit - 1, f"followed {sorted(set(kept))} rounds into a run"
+    assert followed(limit, 4) == followed(0, 4) and len(followed(0, 4)) >= 0.5 * 900
 
 
 def test_a_long_losing_spell_is_forgotten_once_the_opponent_can_be_beaten() -> None:

@@ -74,23 +74,22 @@ approximation to the posterior) is not taken: the record learns from hedged roun
 following a choice that is almost surely beaten teaches nothing, and a simulator's copy of
 us, keeping the same record, follows in the same rare rounds and wins them. A choice kept
 needs a record whose mean clears the bar, not just a lucky draw from it: once the same
-strategy and rotation have been chosen ``tenure_rounds`` rounds running (whatever the window,
-followed or not), a record whose posterior mean is below the bar is not drawn from, and the
-choice is not followed until the mean clears the bar or another choice is taken; the
-draw's chance is left to a choice just taken. An opponent that learns what we play (a
+strategy and rotation have been chosen ``tenure_rounds`` rounds running (whatever the
+window, followed or not), a record whose posterior mean is below the bar is not drawn from,
+and the choice is not followed until the mean clears the bar or another choice is taken;
+the draw's chance is left to a choice just taken. An opponent that learns what we play (a
 bandit over its own models of us, a history matcher) beats a choice we keep a little more
-often than it loses to it: a record near even, which a draw still follows one time in
-four, and more after a few lucky wins, which is when the opponent has caught up (against
-the Kaggle-style bandit, followed choices kept 1 to 4 rounds lost 0.006 to 0.021 a round,
-kept 15 or more 0.05). An honest opponent we have found out keeps the mean above the bar,
-so there the rule seldom acts. In the opening a tie counts with the wins, as a round the
+often than it loses to it: a record near even, which a draw still follows one time in four,
+and more after a few lucky wins, which is when the opponent has caught up (against the
+Kaggle-style bandit, followed choices kept 1 to 4 rounds lost 0.006 to 0.021 a round, kept
+15 or more 0.05). An honest opponent we have found out keeps the mean above the bar, so
+there the rule seldom acts. In the opening a tie counts with the wins, as a round the
 choice was not beaten, with a weight of ``tie_fading`` to the power of the round (half by
-round 11, under 5% by round 50): an exact
-simulator answers what it predicts and never ties it, while a third of an honest opponent's
-early guesses tie us (and caution plays for ties), so a spell of unlucky losses among them
-no longer sends the engine to random play. Later the ties fade out: against bots that
-predict us part of the time (the modern history matchers), their ties would keep us
-following.
+round 11, under 5% by round 50): an exact simulator answers what it predicts and never ties
+it, while a third of an honest opponent's early guesses tie us (and caution plays for
+ties), so a spell of unlucky losses among them no longer sends the engine to random play.
+Later the ties fade out: against bots that predict us part of the time (the modern history
+matchers), their ties would keep us following.
 Beaten choices running: once the opponent has beaten our deterministic choice
 ``beaten_run`` rounds running (hedged rounds counting the move we would have played), we
 play at random until the choice is not beaten. A simulator beats it in every round we have

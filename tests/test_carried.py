@@ -287,12 +287,12 @@ def test_a_line_up_without_carried_models_plays_a_new_match_as_a_fresh_engine() 
 # --- what it buys -----------------------------------------------------------------------------
 
 
-def lost_games(spec: str, carry: bool) -> list[int]:
+def lost_games(spec: str, carry: bool, seed: int = 0) -> list[int]:
     """Games lost in three 1000-game matches against one instance of ``spec``, which carries
     its state from one match to the next; the engine starts each with ``new_match`` (as
-    ``RPS.player`` does) or ``reset``."""
-    bot = make_opponent(spec, random.Random(1))
-    engine = Agent(random.Random(7))
+    ``RPS.player`` does) or ``reset``. ``seed`` picks the opponent's and the engine's seeds."""
+    bot = make_opponent(spec, random.Random(1 + seed))
+    engine = Agent(random.Random(7 + seed))
     lost = []
     for _ in range(3):
         engine.new_match() if carry else engine.reset()
@@ -320,9 +320,12 @@ def test_an_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: st
 def test_a_noisy_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: str) -> None:
     """The opponent's random moves break the carried model's runs now and then; once proven
     it keeps speaking, so the matches that carry state lose far fewer games than an engine
-    that forgets (before, 251 and 200 against 284 and 163)."""
-    carried, reset = lost_games(spec, carry=True), lost_games(spec, carry=False)
-    assert 4 * sum(carried[1:]) < 3 * sum(reset[1:]), (carried, reset)
+    that forgets: over three pairs of seeds, 425 and 234 against 623 and 436 (700 and 455
+    before the hedge held a kept choice to its record's mean, which cut one forgetful match
+    from 127 games lost to 77: a single pair of seeds was too noisy a sample)."""
+    carried = sum(sum(lost_games(spec, carry=True, seed=seed)[1:]) for seed in range(3))
+    reset = sum(sum(lost_games(spec, carry=False, seed=seed)[1:]) for seed in range(3))
+    assert 4 * carried < 3 * reset, (carried, reset)
 
 
 def test_the_fcc_player_starts_each_match_with_new_match() -> None:

@@ -529,7 +529,6 @@ class Ensemble:
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
         self._unanswered: tuple[Move, Move] | None = None  # see choose_move
         self._tenure = 0  # rounds running this strategy and rotation were chosen before this one
-        self._tenure_key = -1  # the last choice's strategy and rotation (-1: none yet)
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
@@ -674,9 +673,9 @@ class Ensemble:
             top = current  # hysteresis: keep following the current meta-strategy unless beaten
         self._current = top
         a, rotation = divmod(top, 3)
-        key = rotation * self._strategies + self._meta_best[a]
-        tenure = self._tenure = self._tenure + 1 if key == self._tenure_key else 0
-        self._tenure_key = key
+        last = self._decision
+        kept = last is not None and last[1] == self._meta_best[a] and last[3] % 3 == rotation
+        tenure = self._tenure = self._tenure + 1 if kept else 0
         move = self._meta_moves[a]
         followable = trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
         if trusted and 0 < self.config.beaten_run <= self._beaten:

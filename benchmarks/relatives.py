@@ -17,7 +17,9 @@ seeds.
 Prints, per family (noisy members apart, by noise share): the members and matches, the
 worst and median win rate of decisive games, the matches under 99%, the games lost a match
 (mean and most); for noisy members, the worst and median shortfall from the best achievable
-rate; then the worst matches. ``--compare`` pairs matches by member, hash seed and match
+rate in the same match: that of a player beating the member's rule every round (the noise
+draws do not depend on what we play, so it meets the same random moves); then the worst
+matches. ``--compare`` pairs matches by member, hash seed and match
 number, and gives the difference in games lost with its standard error over the pairs.
 """
 from __future__ import annotations
@@ -61,6 +63,8 @@ for spec, match_seeds in seeds:
             engine = Agent(rng)
         wins = losses = 0
         lost = []
+        noisy = hasattr(bot, "rule_move")
+        best_wins = best_losses = 0 if noisy else None
         ours = theirs = None
         for turn in range(%d):
             a, b = engine.move(theirs), bot.move(ours)
@@ -70,8 +74,12 @@ for spec, match_seeds in seeds:
             elif d == 2:
                 losses += 1
                 lost.append(turn)
+            if noisy:  # a player beating the bot's rule every round, against the same noise
+                d = (bot.rule_move + 1 - b) %% 3
+                best_wins += d == 1
+                best_losses += d == 2
             ours, theirs = a, b
-        out.append([spec, wins, losses, lost])
+        out.append([spec, wins, losses, lost, best_wins, best_losses])
 print(json.dumps(out))
 """ % ROUNDS
 
@@ -79,7 +87,9 @@ print(json.dumps(out))
 @dataclass(frozen=True)
 class Match:
     """One 1000-game match against a member: which one, its number (0 fresh, 1 and 2 carrying
-    state), the hash seed, and the games won and lost (``lost``: the rounds)."""
+    state), the hash seed, and the games won and lost (``lost``: the rounds); against a noisy
+    member, also those of a player beating its rule every round, over the same noise
+    (``best_wins``, ``best_losses``; None otherwise, and in runs saved before they were)."""
 
     member: str
     number: int
@@ -87,11 +97,23 @@ class Match:
     wins: int
     losses: int
     lost: tuple[int, ...]
+    best_wins: int | None = None
+    best_losses: int | None = None
 
     @property
     def rate(self) -> float:
         decisive = self.wins + self.losses
         return 100.0 * self.wins / decisive if decisive else 0.0
+
+    @property
+    def best(self) -> float | None:
+        """The best achievable rate in this match (noisy members only): the rule beater's,
+        or, for a run saved without it, the expectation :func:`best_rate`."""
+        if self.best_wins is not None and self.best_losses is not None:
+            decisive = self.best_wins + self.best_losses
+            return 100.0 * self.best_wins / decisive if decisive else 0.0
+        share = noise_share(self.member)
+        return None if share is None else 100.0 * best_rate(share)
 
     @property
     def family(self) -> str:
@@ -120,8 +142,8 @@ def play_process(hash_seed: int, members: list[str], engine_seed: int) -> list[M
     done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(jobs)], capture_output=True,
                           text=True, cwd=ROOT, env=env, check=True)
     rows = json.loads(done.stdout)
-    return [Match(spec, i % MATCHES, hash_seed, wins, losses, tuple(lost))
-            for i, (spec, wins, losses, lost) in enumerate(rows)]
+    return [Match(spec, i % MATCHES, hash_seed, wins, losses, tuple(lost), best_wins, best_losses)
+            for i, (spec, wins, losses, lost, best_wins, best_losses) in enumerate(rows)]
 
 
 def measure(hash_seeds: int, workers: int, engine_seed: int, only: str | None) -> list[Match]:
@@ -155,9 +177,8 @@ def table(matches: list[Match]) -> str:
         line = (f"{family:20} {len({m.member for m in group}):7} {len(group):7} {min(rates):7.2f}"
                 f" {statistics.median(rates):7.2f} {sum(r < BAR for r in rates):6}"
                 f" {statistics.fmean(m.losses for m in group):6.2f} {max(m.losses for m in group):5}")
-        share = noise_share(group[0].member)
-        if share is not None:
-            shortfall = [100 * best_rate(share) - m.rate for m in group]
+        if noise_share(group[0].member) is not None:
+            shortfall = [m.best - m.rate for m in group]  # type: ignore[operator]
             line += f" {max(shortfall):11.2f} {statistics.median(shortfall):12.2f}"
         lines.append(line)
     plain = [m for m in matches if noise_share(m.member) is None]
@@ -171,8 +192,8 @@ def table(matches: list[Match]) -> str:
 def worst(matches: list[Match], count: int = 15) -> str:
     """The matches furthest under their bar (99%, or the best achievable rate for noisy ones)."""
     def gap(m: Match) -> float:
-        share = noise_share(m.member)
-        return (BAR if share is None else 100 * best_rate(share)) - m.rate
+        best = m.best
+        return (BAR if best is None else best) - m.rate
 
     lines = [f"{'member':52} {'match':>5} {'hash':>4} {'rate':>7} {'lost':>5} {'after 100':>9}"]
     for m in sorted(matches, key=gap, reverse=True)[:count]:

@@ -1,6 +1,7 @@
 """The fCC scenario benchmark: what it counts (losses and their timing) and how it reports."""
 from __future__ import annotations
 
+from dataclasses import astuple
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,14 @@ def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> Non
     assert all(m.wins + m.losses <= 1000 and m.losses == len(m.lost) for m in first)
     assert first == bench.play_process(0, members, engine_seed=2)
     assert first[0].rate >= 99.0  # kris itself
+    # against the noisy cycle, the record of a player beating its rule over the same noise:
+    # it wins every round the cycle keeps to (about 90%), never loses one, and loses a
+    # third of the rest; so it is the best, and the engine cannot have beaten it by much
+    assert all(m.best_wins is None and m.best is None for m in first[:3])
+    for m in first[3:]:
+        assert m.best_wins is not None and m.best_losses is not None
+        assert 850 <= m.best_wins <= 960 and 15 <= m.best_losses <= 60
+        assert m.best is not None and m.rate <= m.best + 1.0
 
 
 def test_relatives_table_and_compare_report_per_family() -> None:
@@ -124,6 +133,11 @@ def test_relatives_table_and_compare_report_per_family() -> None:
     after = [bench.Match(m.member, m.number, m.hash_seed, m.wins, 1, (0,)) for m in before]
     table = bench.table(before)
     assert "counter " in table and "cycle+noise0.1" in table and "99.00" in table
+    # the noisy member's shortfall: from the expected best (96.55%) in a run saved without
+    # the rule beater's record, from that record's rate where the run has it
+    assert table.splitlines()[-2].split()[-2:] == ["0.81", "0.81"]  # 96.55 - 900/940
+    rule_beaten = [*before[:2], bench.Match(*astuple(before[2])[:6], best_wins=920, best_losses=30)]
+    assert bench.table(rule_beaten).splitlines()[-2].split()[-2:] == ["1.10", "1.10"]  # 96.84 - 95.74
     report = bench.compare(before, after)
     assert "52 -> 3" in report and "-49" in report
 

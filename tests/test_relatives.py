@@ -228,3 +228,23 @@ def test_noise_replaces_the_share_asked_for() -> None:
     noisy = play(make_relative("reaction:lag=2,noise=0.2", random.Random(6)), script)
     changed = sum(a != b for a, b in zip(clean, noisy)) / len(script)
     assert 0.2 * 2 / 3 - 0.02 < changed < 0.2 * 2 / 3 + 0.02
+
+
+def test_a_noisy_member_says_what_its_rule_played_before_the_noise() -> None:
+    script = random_moves(7, 600)
+    clean = play(make_relative("counter:window=5,target=most,tie=first"), script)
+    bot = make_relative("counter:window=5,target=most,tie=first,noise=0.2", random.Random(8))
+    assert isinstance(bot, Noisy) and bot.rule_move is None
+    played, rules = [], []
+    their_last: Move | None = None
+    for theirs in script:
+        played.append(bot.move(their_last))
+        rules.append(bot.rule_move)
+        their_last = theirs
+    assert rules == clean  # the rule's move, whatever the noise made of it
+    assert 0.2 * 2 / 3 - 0.06 < sum(a != b for a, b in zip(played, rules)) / len(script) < 0.2 * 2 / 3 + 0.06
+    with pytest.raises(ValueError, match="7"):
+        bot.move(7)  # type: ignore[arg-type]
+    assert bot.rule_move == rules[-1]  # a bad move changes nothing
+    bot.reset()
+    assert bot.rule_move is None

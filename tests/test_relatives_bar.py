@@ -1,6 +1,7 @@
 """The engine against a seeded sample of the fCC bots' relatives: 99% of decisive games in a
 fresh match and in a second one where the bot carries its state (rounds 1000-1999 of its
-life), as the fCC bar asks of the four bots themselves.
+life), as the fCC bar asks of the four bots themselves; against noisy members, within a
+point of the best achievable rate in the same match.
 
 The sample is one or two members of each family that the engine meets with margin to spare
 (the benchmark, ``benchmarks/relatives.py``, sweeps the whole grid and reports every member
@@ -15,7 +16,7 @@ import pytest
 
 from roshambo.agent import Agent
 from roshambo.opponents import make_opponent
-from roshambo.opponents.relatives import best_rate
+from roshambo.opponents.relatives import Noisy
 
 SAMPLE = [
     "counter:window=20,target=most,tie=last",
@@ -36,45 +37,61 @@ SAMPLE = [
 ]
 
 
-def decisive_games(spec: str) -> list[tuple[int, int]]:
+def decisive_games(spec: str) -> list[tuple[int, int, int, int]]:
     """Our wins and losses in two 1000-game matches against one instance of ``spec``: fresh,
     then the bot carrying its state into the second match, which the engine starts with
-    ``new_match`` (as ``RPS.player`` does)."""
+    ``new_match`` (as ``RPS.player`` does); then, against a noisy member, the wins and losses
+    of a player beating its rule every round, over the same noise (0, 0 otherwise)."""
     bot = make_opponent(spec, random.Random(1))
     engine = Agent(random.Random(100))
     records = []
     for match in range(2):
         engine.new_match()
-        wins = losses = 0
+        wins = losses = best_wins = best_losses = 0
         ours = theirs = None
         for _ in range(1000):
             a, b = engine.move(theirs), bot.move(ours)
             wins += (a - b) % 3 == 1
             losses += (a - b) % 3 == 2
+            if isinstance(bot, Noisy):
+                assert bot.rule_move is not None
+                best_wins += (bot.rule_move + 1 - b) % 3 == 1
+                best_losses += (bot.rule_move + 1 - b) % 3 == 2
             ours, theirs = a, b
-        records.append((wins, losses))
+        records.append((wins, losses, best_wins, best_losses))
     return records
 
 
 @pytest.mark.parametrize("spec", SAMPLE)
 def test_engine_wins_99_percent_of_decisive_games_fresh_and_carrying_state(spec: str) -> None:
-    for match, (wins, losses) in enumerate(decisive_games(spec)):
+    for match, (wins, losses, _, _) in enumerate(decisive_games(spec)):
         assert wins / (wins + losses) >= 0.99, (spec, match, wins, losses)
 
 
-# Noisy members: the issue's target is within 1 point of the best achievable rate; this holds
-# what has been reached so far on the carrying-state match, where the bot's counts include
-# a match the engine never saw and its random replies used to unsettle the calibrated chains.
+# Noisy members: the issue's target is within 1 point of the best achievable rate, which in
+# one match is the rate of a player beating the member's rule every round against the same
+# random moves (the noise draws do not depend on what the other side plays); the expectation
+# best_rate(noise) is no bar for one match, whose noise alone moves the rate by about a point.
+# A sample from every family but the switchers, at 10% and 20% noise, on the fresh match and
+# the carrying-state one, where the bot's counts include a match the engine never saw.
 NOISY_SAMPLE = [
     "context:k=1,decay=1,rotation=0,noise=0.1",
     "context:k=2,decay=1,rotation=0,noise=0.1",
+    "context:k=3,decay=0.9,rotation=0,noise=0.1",
+    "counter:window=all,target=least,tie=first,noise=0.1",
+    "counter:window=5,target=least,tie=first,noise=0.2",
+    "reaction:lag=2,mode=beat,noise=0.1",
+    "reaction:lag=1,mode=beat,noise=0.2",
+    "cycle:pattern=RPPS,noise=0.1",
 ]
-NOISY_SHORTFALL = 5.0  # points below best_rate(noise)
+NOISY_SHORTFALL = 1.0  # points below the rule beater's rate in the same match
 
 
 @pytest.mark.parametrize("spec", NOISY_SAMPLE)
-def test_engine_reads_a_noisy_context_counter_fresh_and_carrying_state(spec: str) -> None:
+def test_engine_is_within_a_point_of_the_best_achievable_against_noisy_members(spec: str) -> None:
     share = float(spec.split(",noise=")[1])
-    for match, (wins, losses) in enumerate(decisive_games(spec)):
-        shortfall = 100 * (best_rate(share) - wins / (wins + losses))
-        assert shortfall <= NOISY_SHORTFALL, (spec, match, wins, losses, shortfall)
+    for match, (wins, losses, best_wins, best_losses) in enumerate(decisive_games(spec)):
+        shortfall = 100 * (best_wins / (best_wins + best_losses) - wins / (wins + losses))
+        assert shortfall <= NOISY_SHORTFALL, (spec, match, wins, losses, best_wins, best_losses, shortfall)
+        # the rule beater's record is the noise's: its losses are about a third of it
+        assert abs(best_losses - 1000 * share / 3) < 30, (spec, match, best_losses)

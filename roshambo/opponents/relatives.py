@@ -247,7 +247,14 @@ class Switcher:
 
 
 class Noisy:
-    """A relative that plays a uniformly random move with probability ``share``."""
+    """A relative that plays a uniformly random move with probability ``share``.
+
+    ``rule_move`` is the move the inner relative's rule chose in the last round, before the
+    noise (None before the first): a player that beats it every round is the best one can be
+    against this bot, and since the noise draws do not depend on what the other side plays,
+    its record over the same rounds is the best achievable in that very match (see
+    :func:`best_rate` for the expectation).
+    """
 
     def __init__(self, inner: Relative, share: float, rng: random.Random | None = None) -> None:
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share < 1:
@@ -255,12 +262,14 @@ class Noisy:
         self.inner, self.share = inner, float(share)
         self._rng = rng if rng is not None else random.Random()
         self.name = f"{inner.name},noise={_number(share)}"
+        self.rule_move: Move | None = None
 
     def reset(self) -> None:
         self.inner.reset()
+        self.rule_move = None
 
     def move(self, their_last: Move | None) -> Move:
-        move = self.inner.move(their_last)  # checks their_last, and keeps the inner state going
+        move = self.rule_move = self.inner.move(their_last)  # checks their_last, keeps the inner state going
         return self._rng.randrange(3) if self._rng.random() < self.share else move
 
 
@@ -418,7 +427,8 @@ def member_grid(noisy: bool = True) -> tuple[str, ...]:
 
 def best_rate(noise: float) -> float:
     """The best win rate (of decisive games) against a relative with a ``noise`` share of
-    uniformly random moves: its deterministic moves all won, its random ones a third each."""
+    uniformly random moves: its deterministic moves all won, its random ones a third each.
+    An expectation: one match's best achievable is its own (see :class:`Noisy`)."""
     return (1 - noise + noise / 3) / (1 - noise + 2 * noise / 3)
 
 

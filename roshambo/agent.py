@@ -100,6 +100,12 @@ class Agent:
         """Our last move had the random hedge not been drawn (see Ensemble.intended_move)."""
         return self._ensemble.intended_move()
 
+    def strategy_moves(self) -> dict[str, Move | None]:
+        """What every strategy the engine chooses among would play this round (None: its
+        predictor is silent), by name; call it after ``observe``, before or after ``choose``."""
+        ensemble = self._ensemble
+        return dict(zip(ensemble.strategy_names, ensemble.strategy_moves()))
+
     def belief(self) -> Belief:
         """The strategy behind the last choice, its family, horizon and record."""
         choice = self._ensemble.last_choice()

@@ -596,6 +596,15 @@ class Ensemble:
         q = self._mirrored[at]
         return NO_MOVE if q is None else (q + 1) % 3  # the opponent beats our predicted move
 
+    def strategy_moves(self) -> tuple[Move | None, ...]:
+        """The move every selectable strategy (``strategy_names``, in order) would play this
+        round, None where its predictor is silent: what the meta levels choose among."""
+        moves = []
+        for s in range(self._strategies):
+            e = self._expects(s)
+            moves.append(None if e == NO_MOVE else (e + 1 + s % 3) % 3)
+        return tuple(moves)
+
     def choose(self) -> Choice:
         """Pick this round's move (see :meth:`choose_move`) and say what led to it."""
         self.choose_move()

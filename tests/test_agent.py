@@ -276,6 +276,26 @@ def test_belief_resets_with_the_agent() -> None:
     assert agent.belief() == Agent(random.Random(54)).belief()
 
 
+def test_strategy_moves_say_what_the_choice_chose_among() -> None:
+    """Every strategy the meta levels choose among, by name, with the move it would play; the
+    followed one's, turned by the meta-meta rotation, is the move played (caution aside)."""
+    agent = Agent(random.Random(56))
+    followed = 0
+    for _, theirs in against(agent, "abbey", 57, 150):
+        moves = agent.strategy_moves()
+        assert set(moves) <= strategy_names() and set(moves.values()) <= {None, 0, 1, 2}
+        choice = agent._ensemble.last_choice()
+        assert choice is not None and choice.strategy in moves
+        if not (choice.hedging or choice.cautious):
+            planned = moves[choice.strategy]
+            assert planned is not None and (planned + choice.rotation) % 3 == choice.move
+            followed += 1
+    assert followed > 100
+    assert sum(m is not None for m in agent.strategy_moves().values()) > 50
+    agent.reset()
+    assert set(agent.strategy_moves().values()) == {None}  # nothing said before any round
+
+
 def belief_family(strategy: str) -> str:
     """The predictor family a strategy name belongs to: its leading letters."""
     return re.match(r"[a-z]+", strategy).group(0)  # type: ignore[union-attr]

@@ -222,6 +222,20 @@ def test_switcher_plays_its_members_in_turn() -> None:
     assert got == [expected[(t // 50) % 3][t] for t in range(400)]
 
 
+def test_a_switcher_says_what_every_member_played() -> None:
+    switcher = Switcher(period=50, seed=3)
+    members = [make_relative(spec) for spec in switcher.members]
+    assert switcher.member_moves is None
+    their_last = None
+    for t, theirs in enumerate(random_moves(8, 200)):
+        move = switcher.move(their_last)
+        assert switcher.member_moves == tuple(member.move(their_last) for member in members)
+        assert move == switcher.member_moves[(t // 50) % 3]
+        their_last = theirs
+    switcher.reset()
+    assert switcher.member_moves is None
+
+
 def test_noise_replaces_the_share_asked_for() -> None:
     script = random_moves(5, 6000)
     clean = play(make_relative("reaction:lag=2"), script)

@@ -216,6 +216,9 @@ class Switcher:
     The members are drawn by ``seed`` from :func:`member_grid`'s deterministic counters,
     context counters, reactions and cycles (not the hash-seed dependent ones); every member
     sees every move, so the one that takes over plays from an up-to-date state.
+    ``member_moves`` is what every member played in the last round, the active one's move
+    among them (None before the first): a player that knows the members but not the
+    schedule can follow them all (see ``benchmarks/switches.py``).
     """
 
     family: ClassVar[str] = "switcher"
@@ -236,11 +239,12 @@ class Switcher:
     def reset(self) -> None:
         self._bots = [make_relative(spec) for spec in self.members]
         self._turn = 0
+        self.member_moves: tuple[Move, ...] | None = None
 
     def move(self, their_last: Move | None) -> Move:
         if their_last is not None:
             check_move(their_last)
-        moves = [bot.move(their_last) for bot in self._bots]
+        moves = self.member_moves = tuple(bot.move(their_last) for bot in self._bots)
         active = (self._turn // self.period) % len(moves)
         self._turn += 1
         return moves[active]

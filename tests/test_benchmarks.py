@@ -196,3 +196,60 @@ def test_the_opening_benchmark_beats_a_rock_and_refuses_bad_arguments() -> None:
         opening.measure("rockbot", rounds=0, matches=2)
     with pytest.raises(ValueError, match="nosuchbot"):
         opening.measure("nosuchbot", rounds=5, matches=2)
+
+
+# --- the switchers' benchmark (benchmarks/switches.py) ----------------------------------------
+
+
+def load_switches():  # type: ignore[no-untyped-def]
+    return load_benchmark("switches.py", "switches_benchmark")
+
+
+def test_a_run_starts_where_some_strategy_keeps_winning() -> None:
+    switches = load_switches()
+    wins = [0b001, 0b011, 0b110, 0b010, 0b100, 0b100]
+    assert switches.first_run(wins, 0, 6, 3) == 1  # strategy 1 wins rounds 1-3
+    assert switches.first_run(wins, 2, 6, 3) == 4  # none from round 2 on: the span's length
+    assert switches.first_run(wins, 0, 6, 4) == 6
+    assert switches.first_run(wins, 4, 6, 2) == 0  # strategy 2 wins rounds 4-5
+    assert switches.first_run([1, 0, 1, 1], 0, 4, 2) == 2
+
+
+def test_a_switcher_match_counts_the_engine_and_the_member_tracker() -> None:
+    switches = load_switches()
+    match = switches.play_match("switcher:period=200,seed=1", 3, 8)
+    assert match == switches.play_match("switcher:period=200,seed=1", 3, 8)  # seeded
+    assert len(match.ready) == len(match.followed) == len(match.early_lost) == 4  # switches at 200 ... 800
+    assert all(0 <= r <= 200 for r in match.ready + match.followed)
+    assert sum(match.early_lost) <= match.lost
+    # the tracker knows the members: a switch costs it about a game, where the engine has
+    # to find the new member among its strategies
+    assert match.tracker_lost <= 12 < match.lost
+    # the engine's strategies include the members' models: one of them takes over soon
+    assert min(match.ready) <= 10
+
+
+def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
+    switches = load_switches()
+    make = switches.SwitchMatch
+    before = [make("switcher:period=100,seed=1", 0, 40, 5, (2, 3), (10, 12), (3, 4)),
+              make("switcher:period=100,seed=1", 1, 50, 7, (4,), (20,), (5,)),
+              make("switcher:period=50,seed=3", 0, 80, 9, (0,), (8,), (2,))]
+    after = [make(m.switcher, m.number, m.lost - 10, m.tracker_lost, m.ready, m.followed, m.early_lost)
+             for m in before[:2]]
+    text = switches.table(before)
+    row = next(line for line in text.splitlines() if line.startswith("switcher:period=100,seed=1"))
+    assert row.split() == ["switcher:period=100,seed=1", "45.0", "50", "6.0", "3.0", "12.0", "4.00"]
+    assert text.splitlines()[-1].split()[:3] == ["all", "56.7", "80"]
+    report = switches.compare(before, after)
+    assert report.startswith("2 paired matches (1 and 0 unpaired)")
+    assert "-10.00 +-  0.00" in report.splitlines()[-1]
+    path = tmp_path / "run.json"
+    switches.save(before, path)
+    assert switches.load(path) == before
+    with pytest.raises(ValueError, match="share no match"):
+        switches.compare(before, [make("switcher:period=200,seed=9", 0, 1, 1, (), (), ())])
+    assert switches.parse_range("1-3,7") == [1, 2, 3, 7]
+    for bad in ("x", "0-2", ""):
+        with pytest.raises(ValueError, match=f"invalid range {bad!r}"):
+            switches.parse_range(bad)

@@ -72,6 +72,8 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
         (lag, mode) for lag in (1, 2, 3) for mode in ("beat", "copy", "lose")}
     assert {len(p) for p in cycle_patterns()} == set(range(2, 13))
     assert {b.period for b in plain if isinstance(b, Switcher)} == {50, 100, 200}
+    # the members' draws: several, so that no one trio stands for the family
+    assert len({b.members for b in plain if isinstance(b, Switcher)}) >= 4
     assert {b.share for b in bots if isinstance(b, Noisy)} == {0.05, 0.1, 0.2}
     assert {b.inner.family for b in bots if isinstance(b, Noisy)} == set(FAMILIES)
 

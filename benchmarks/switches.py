@@ -185,8 +185,12 @@ def save(results: list[SwitchMatch], path: Path) -> None:
 
 
 def load(path: Path) -> list[SwitchMatch]:
-    return [SwitchMatch(**{**row, **{k: tuple(row[k]) for k in ("ready", "followed", "early_lost")}})
-            for row in json.loads(path.read_text())]
+    """A run saved by ``--json``; ``ValueError`` naming the file if it is not one."""
+    try:
+        return [SwitchMatch(**{**row, **{k: tuple(row[k]) for k in ("ready", "followed", "early_lost")}})
+                for row in json.loads(path.read_text())]
+    except (KeyError, TypeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} is not a run saved by --json ({error!r})") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = parser.parse_args(argv)
     if args.compare:
-        print(compare(load(args.compare[0]), load(args.compare[1])))
+        try:
+            print(compare(load(args.compare[0]), load(args.compare[1])))
+        except (OSError, ValueError) as error:
+            parser.error(f"cannot compare {args.compare[0]} with {args.compare[1]}: {error}")
         return 0
     try:
         periods, seeds = parse_range(args.periods), parse_range(args.seeds)

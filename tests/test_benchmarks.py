@@ -253,3 +253,12 @@ def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
     for bad in ("x", "0-2", ""):
         with pytest.raises(ValueError, match=f"invalid range {bad!r}"):
             switches.parse_range(bad)
+
+
+def test_the_switchers_benchmark_refuses_what_it_cannot_compare(tmp_path: Path) -> None:
+    switches = load_switches()
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"switcher": "switcher:period=100,seed=1"}]')
+    for before in (tmp_path / "missing.json", bad):
+        with pytest.raises(SystemExit):
+            switches.main(["--compare", str(before), str(bad)])

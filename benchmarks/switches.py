@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from roshambo.agent import Agent  # noqa: E402
 from roshambo.moves import beats  # noqa: E402
-from roshambo.opponents.relatives import Switcher, spec_name  # noqa: E402
+from roshambo.opponents.relatives import Switcher, make_relative, spec_name  # noqa: E402
 
 ROUNDS = 1000
 EARLY = 20  # a block's first rounds, where a switch costs
@@ -90,11 +90,13 @@ def first_run(wins: list[int], start: int, end: int, run: int) -> int:
 
 def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
     """Match ``number`` (engine seed ``number``) against ``switcher``, fresh."""
-    bot = Switcher(**_params(switcher))
+    bot = make_relative(switcher)
+    if not isinstance(bot, Switcher):
+        raise ValueError(f"invalid switcher {switcher!r}: expected switcher:period=P,seed=S")
     engine = Agent(random.Random(number))
     tracked = 0  # the member the tracker follows
     ours = theirs = None
-    lost = tracker_lost = 0
+    tracker_lost = 0
     strategy_wins: list[int] = []  # per round, a bit per strategy that would have won
     engine_wins: list[int] = []  # per round, 1 if the engine won
     lost_at: list[int] = []
@@ -104,11 +106,10 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
         theirs_now = bot.move(ours)
         members = bot.member_moves
         assert members is not None
-        beaten = (theirs_now + 2) % 3  # the move theirs beats
-        strategy_wins.append(sum(1 << s for s, m in enumerate(options) if m is not None and m == beats(theirs_now)))
-        engine_wins.append(int(move == beats(theirs_now)))
+        winning, beaten = beats(theirs_now), (theirs_now + 2) % 3  # the moves theirs loses to, beats
+        strategy_wins.append(sum(1 << s for s, m in enumerate(options) if m == winning))
+        engine_wins.append(int(move == winning))
         if move == beaten:
-            lost += 1
             lost_at.append(t)
         if beats(members[tracked]) == beaten:  # the tracker's move, chosen before this round
             tracker_lost += 1
@@ -120,14 +121,7 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
     ready = tuple(first_run(strategy_wins, s, min(s + period, ROUNDS), run) for s in starts)
     followed = tuple(first_run(engine_wins, s, min(s + period, ROUNDS), run) for s in starts)
     early = tuple(sum(s <= t < s + EARLY for t in lost_at) for s in starts)
-    return SwitchMatch(switcher, number, lost, tracker_lost, ready, followed, early)
-
-
-def _params(spec: str) -> dict[str, int]:
-    family, _, body = spec.partition(":")
-    if family != Switcher.family:
-        raise ValueError(f"invalid switcher {spec!r}: expected switcher:period=P,seed=S")
-    return {key: int(value) for key, value in (item.split("=") for item in body.split(","))}
+    return SwitchMatch(switcher, number, len(lost_at), tracker_lost, ready, followed, early)
 
 
 def _play(job: tuple[str, int, int]) -> SwitchMatch:

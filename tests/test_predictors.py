@@ -1603,6 +1603,42 @@ def test_periodic_moves_follow_an_exact_cycle_from_its_second_period(
     assert [said[i] for i in range(first, 400)] == [cycle[(i + 1) % len(cycle)] for i in range(first, 400)]
 
 
+@pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPPPRPPRRRS", "SPSPPRPSPPS", "PPSSRPPPRPSS",
+                                     "RPSSPRRSPPSRSPRS"])
+def test_periodic_moves_follow_a_cycle_from_the_start_at_its_first_repeat(pattern: str) -> None:
+    """A side that has cycled from its first move is predicted from the first move of its
+    second period on: its first move repeated, the period has held since the start (and
+    every shorter one has failed), before any run is min_run long."""
+    predictor = PeriodicMoves("their", 16)
+    cycle = [LETTER[c] for c in pattern]
+    said = [predictor.update(R, cycle[i % len(cycle)]) for i in range(200)]  # said[i]: move i + 1
+    first = len(cycle)  # said[first]: the second period's second move
+    assert [said[i] for i in range(first, 200)] == [cycle[(i + 1) % len(cycle)] for i in range(first, 200)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_periodic_moves_follow_the_shortest_period_exact_since_the_start(seed: int) -> None:
+    """Against a side that cycles only after some random moves, or never: whenever some
+    period up to 16 has been repeated by every move since the start (at least once), the
+    prediction is the move that the shortest such period repeats, as a rescan of the whole
+    history finds it. Random moves break every period within the first rounds."""
+    rng = random.Random(seed)
+    prefix = [rng.randrange(3) for _ in range(seed * 3)]
+    cycle = [rng.randrange(3) for _ in range(rng.randrange(1, 6))]
+    moves = prefix + cycle * (60 // len(cycle)) if seed % 2 else [rng.randrange(3) for _ in range(60)]
+    predictor = PeriodicMoves("their", 16)
+    exact_rounds = 0
+    for t, theirs in enumerate(moves):
+        said = predictor.update(R, theirs)
+        seen = moves[:t + 1]
+        exact = [p for p in range(1, 17) if p < len(seen)
+                 and all(seen[i] == seen[i - p] for i in range(p, len(seen)))]
+        if exact:
+            exact_rounds += 1
+            assert said == seen[len(seen) - exact[0]], (t, exact)
+    assert exact_rounds > 0
+
+
 @pytest.mark.parametrize("pattern", ["RSPPRSSRP", "PPSSRPPPRPSS"])
 def test_periodic_moves_vote_holds_a_noisy_cycle(pattern: str) -> None:
     """With a fifth of a cycle's moves random, the best period's decayed hit rate (about

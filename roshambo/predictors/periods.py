@@ -28,6 +28,14 @@ long. So the predictor also keeps, per period, the run of the latest moves that 
 repeated the move p back, and until the decayed score speaks it predicts the move p back
 for the period with the longest run (ties: the shorter period), once that run is
 ``min_run`` moves long: the longest exact repeat, Egnor's history matching read by period.
+
+Sooner still, a side that has cycled from its first move: while some period has held since
+the start (every move with one p back repeated it), the predictor follows the shortest such
+period from its first repeat on, the first move of the cycle's second period. A period p
+explains the side's first n moves with p free moves, so among the periods that fit, each
+shorter one is three times likelier than the next (Solomonoff's prior, by length); a fit
+by chance needs n - p moves to repeat, so against any other side every period has failed
+within a few rounds of its first test, and the predictor is back to its runs and its vote.
 """
 from __future__ import annotations
 
@@ -54,7 +62,8 @@ class PeriodicMoves(WorksInOneHalf):
     running reach 0.6, and a cycle with a fifth of its moves random holds about 0.76), then
     speaks until the rate falls below ``hold_rate`` (None: 0.5, or ``min_rate`` if lower;
     ``min_rate`` itself: no hysteresis); while it is silent the move p back speaks for the
-    period p with the longest run of exact repeats, once that run is ``min_run`` long, and
+    shortest period p that every move has repeated since the start (once one has), else for
+    the period with the longest run of exact repeats, once that run is ``min_run`` long, and
     nothing speaks otherwise.
     """
 
@@ -98,6 +107,11 @@ class PeriodicMoves(WorksInOneHalf):
         self._recent = [0, 0, 0]
         self._score = 0  # field p - 1: a decayed score of "a move equalled the one p back"
         self._runs = 0  # field p - 1: how many latest moves each equalled the one p back
+        # per period p, field p - 1's lowest bit: whether the next move has one p back to
+        # repeat; whether a move has failed to; and whether every move that had one did
+        self._checkable = 0
+        self._broken = 0
+        self._exact = 0
         self._best = 0  # the best period, minus one
         self._seen = 0
         self._voting = False  # whether the vote spoke last round (it then holds to hold_rate)
@@ -116,6 +130,10 @@ class PeriodicMoves(WorksInOneHalf):
         self._runs = runs = (self._runs + hits) & (hits * 0xFFFF)
         if runs & self._run_limits:
             self._runs = (runs >> 1) & self._halve
+        checkable = self._checkable
+        if checkable != self._broken:  # some period has held since the start
+            self._broken |= checkable & ~hits
+            self._exact = checkable & ~self._broken
         best = self._best
         # a period that hits stays ahead of the rest; while none is good enough to speak, look
         # for a better one every fourth round only (a random side would have us look always)
@@ -126,6 +144,8 @@ class PeriodicMoves(WorksInOneHalf):
             recent[m] = (recent[m] << FIELD) & self._mask
         recent[move] |= 1
         self._seen += 1
+        if self._seen <= self.max_period:
+            self._checkable = checkable | 1 << (FIELD * (self._seen - 1))
         self._prediction = self._predict()
         return self._prediction
 
@@ -134,6 +154,9 @@ class PeriodicMoves(WorksInOneHalf):
         bar = self._hold if self._voting else self._threshold
         if (self._score >> (FIELD * self._best)) & 0xFFFF < bar or self._seen < period:
             self._voting = False
+            exact = self._exact
+            if exact:  # the shortest period exact since the start
+                return self._back(((exact & -exact).bit_length() - 1) // FIELD + 1)
             return self._repeat()
         self._voting = True
         votes = [0, 0, 0]

@@ -1606,9 +1606,9 @@ def test_periodic_moves_follow_an_exact_cycle_from_its_second_period(
 @pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPPPRPPRRRS", "SPSPPRPSPPS", "PPSSRPPPRPSS",
                                      "RPSSPRRSPPSRSPRS"])
 def test_periodic_moves_follow_a_cycle_from_the_start_at_its_first_repeat(pattern: str) -> None:
-    """A side that has cycled from its first move is predicted from the first move of its
-    second period on: its first move repeated, the period has held since the start (and
-    every shorter one has failed), before any run is min_run long."""
+    """A side that has cycled from its first move is predicted from the second move of its
+    second period on: once its first move has repeated, the period has held since the start
+    (and every shorter one has failed), before any run is min_run long."""
     predictor = PeriodicMoves("their", 16)
     cycle = [LETTER[c] for c in pattern]
     said = [predictor.update(R, cycle[i % len(cycle)]) for i in range(200)]  # said[i]: move i + 1

@@ -31,7 +31,8 @@ for the period with the longest run (ties: the shorter period), once that run is
 
 Sooner still, a side that has cycled from its first move: while some period has held since
 the start (every move with one p back repeated it), the predictor follows the shortest such
-period from its first repeat on, the first move of the cycle's second period. A period p
+period once it has repeated (the cycle's second period has begun), from the second move of
+that period on. A period p
 explains the side's first n moves with p free moves, so among the periods that fit, each
 shorter one is three times likelier than the next (Solomonoff's prior, by length); a fit
 by chance needs n - p moves to repeat, so against any other side every period has failed

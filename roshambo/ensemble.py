@@ -122,6 +122,24 @@ in that case in a few rounds out of a hundred, and right in about four of five o
 loss one time in five becomes a win, a win a tie (and a tie, should the third move come, a
 loss).
 
+Exact models. A predictor may name the move that a model of the opponent forces, where the
+model has fitted every one of the opponent's moves since it started (``exact()``, see
+:class:`roshambo.predictors.base.Predictor`; the period predictor's shortest period exact
+since the start of the match, or, carried over, since ``reset``). Once ``exact_tests`` of the
+opponent's moves or more have tested it (a random side survives five tests of one period
+one time in 243), and more than the rounds the choice we would otherwise follow has been
+winning running (a counter whose reply stays the same while its count does fits a period
+of one until the count turns, and the choice that models it is the one to keep), we play
+the move that beats it outright, the model tested most first: no meta level, no draw, no
+caution, only the hedge after beaten choices running (below), which an opponent answering
+what we intend would start. The scores would follow it too, a few rounds later: the
+short windows need half a dozen rounds to put a strategy right since the repeat began
+ahead of the best of two hundred chance records, and the record of our deterministic
+choices still holds the first period's guesses, which keeps sending rounds to random play.
+Nothing can exploit it: the first move off the model breaks it for good, and the levels
+above decide again; an opponent that keeps to a cycle to be followed loses every round it
+does so.
+
 A new match (:meth:`Ensemble.new_match`, which ``RPS.player`` calls at every ``""``) starts
 every score and every predictor afresh but the carried-over ones
 (:mod:`roshambo.predictors.carried`): an opponent that keeps its state between matches, as
@@ -275,6 +293,7 @@ class EnsembleConfig:
     trust_bar: float = 0.55
     trust_floor: float = 0.1
     tenure_rounds: int = 5
+    exact_tests: int = 5
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -295,7 +314,7 @@ class EnsembleConfig:
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
         if not isinstance(self.caution_on_doubt, bool):
             raise ValueError(f"invalid caution_on_doubt {self.caution_on_doubt!r}: expected True or False")
-        for name in ("naive_prior", "caution_rounds", "beaten_run", "tenure_rounds"):
+        for name in ("naive_prior", "caution_rounds", "beaten_run", "tenure_rounds", "exact_tests"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"invalid {name} {value!r}: expected a non-negative integer")
@@ -496,6 +515,10 @@ class Ensemble:
         # per half (every predictor's, by its index), how to ask whether it doubts its
         # prediction (None: never)
         self._doubts = [[getattr(p, "doubt", None) for p in halves] for halves in (direct, mirror)]
+        # the selectable direct halves that can name a move their exact model forces (see
+        # choose_move), by predictor index; none if exact models are never followed
+        self._exacts = [(i, exact) for i in self._working[0] if 6 * i < self._strategies
+                        and (exact := getattr(direct[i], "exact", None)) is not None] if self.config.exact_tests else []
         # what each working half's predictor said last round (None: nothing, as a kept half
         # says until it proves itself again)
         self._direct: list[Move | None] = [None] * len(self._updates)
@@ -685,6 +708,17 @@ class Ensemble:
         last = self._decision
         kept = last is not None and last[1] == self._meta_best[a] and last[3] % 3 == rotation
         tenure = self._tenure = self._tenure + 1 if kept else 0
+        if self._exacts:
+            exact = self._exact_move(a, rotation)
+            if exact is not None:  # followed outright: no draw, no caution (see the module docstring)
+                predictor, expected = exact
+                intended = self._intended = self._pending = (expected + 1) % 3
+                trusted = not 0 < self.config.beaten_run <= self._beaten
+                move = intended if trusted else self._rng.randrange(3)
+                self._trusted = trusted
+                self._decision = (move, 6 * predictor, a, top, meta[top], trusted, False)
+                self._unanswered = (move, expected)
+                return move
         move = self._meta_moves[a]
         followable = trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
         if trusted and 0 < self.config.beaten_run <= self._beaten:
@@ -738,6 +772,25 @@ class Ensemble:
         certain (a silent or clearly losing choice); a coin after beaten choices running
         keeps it, since whether the opponent beats it says when the run ends."""
         return None if self._intended == NO_MOVE else self._intended
+
+    def _exact_move(self, window: int, rotation: int) -> tuple[int, Move] | None:
+        """The predictor whose exact model has been tested by the most moves, at least
+        ``exact_tests`` and more than the rounds the choice we would follow otherwise (the
+        meta-strategy of ``window``, rotated) has been winning running, with the move it
+        expects; None if there is none."""
+        found = None
+        most = self.config.exact_tests - 1
+        if self._meta_moves[window] != NO_MOVE:
+            best = self._meta_best[window]
+            followed = best - best % 3 + (best % 3 + rotation) % 3  # the strategy we would play
+            shift = self._field_bits[followed] + self._index_bits
+            most = max(most, (self._streaks >> shift) & ((1 << STREAK_BITS) - 1))
+        for predictor, exact in self._exacts:
+            said = exact()
+            if said is not None and said[1] > most:
+                most = said[1]
+                found = predictor, said[0]
+        return found
 
     def _in_doubt(self, strategy: int) -> bool:
         """Whether the predictor behind ``strategy`` doubts its prediction (see

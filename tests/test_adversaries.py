@@ -213,14 +213,15 @@ def test_intended_move_is_what_an_engine_that_never_hedges_plays() -> None:
 
 def test_engine_copy_is_our_engine_with_its_own_seed_and_a_new_match_on_none() -> None:
     """Move for move our engine with the same seed; ``None`` after a match starts another,
-    as ``reset()`` does for the engine."""
+    as ``new_match()`` does for the engine (carried models and all)."""
     copy, agent = EngineCopy(random.Random(15)), Agent(random.Random(15))
     for match in range(2):
         if match:
-            agent.reset()
+            agent.new_match()
         mine, theirs = [], []
         last: Move | None = None
-        for move in [random.Random(14 + match).randrange(3) for _ in range(200)]:
+        moves = random.Random(14 + match)  # one generator a match: random moves, not a constant
+        for move in [moves.randrange(3) for _ in range(200)]:
             mine.append(copy.move(last))
             theirs.append(agent.move(last))
             last = move

@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Sequence
 import pytest
 
 from roshambo.agent import Agent, Belief
+from roshambo.ensemble import EnsembleConfig
 from roshambo.moves import Move, beats, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS
@@ -140,6 +141,26 @@ def test_locks_on_a_fixed_cycle_within_a_few_dozen_moves(cycle: str, seed: int) 
     assert lock is not None and lock <= 50, f"{cycle!r} seed {seed}: 20 wins in a row first from move {lock}"
     rate = sum(wins[100:]) / 900
     assert rate >= 0.95, f"{cycle!r} seed {seed}: won {rate:.1%} of the last 900 moves"
+
+
+@pytest.mark.parametrize("cycle", ["RRPPS", "PRPRRSSPSP", "SPSPPRPSPPS", "SPPRPSPRSPPP", "RPSSPRRSPPSRSPRS"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_cycle_from_the_start_is_beaten_once_tested_and_in_the_next_match_from_its_first_move(
+        cycle: str, seed: int) -> None:
+    """A side cycling from its first move: once ``exact_tests`` moves have tested its period
+    (from round p + exact_tests), at most one round is lost, whatever the scores' windows
+    have yet to see (a choice that has won longer than the period has been tested may still
+    be kept, and lose once); and in a new match, the cycle going on, every round is won."""
+    pattern = [LETTER[c] for c in cycle]
+    period = len(pattern)
+    agent = Agent(random.Random(seed))
+    first = scripted(agent, (pattern[i % period] for i in range(300)))
+    tested = period + EnsembleConfig().exact_tests
+    lost = [i for i in range(tested, 300) if outcome(first[i], pattern[i % period]) == -1]
+    assert len(lost) <= 1, f"{cycle!r} seed {seed}: lost rounds {lost}"
+    agent.new_match()
+    second = scripted(agent, (pattern[i % period] for i in range(300, 600)))
+    assert all(outcome(ours, pattern[(300 + i) % period]) == 1 for i, ours in enumerate(second))
 
 
 @pytest.mark.parametrize("name", ["rockbot", "rotatebot", "kris", "quincy", "abbey", "mrugesh", "freqbot"])

@@ -356,6 +356,85 @@ def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int)
         assert ends >= 5 if limit else ends == 0, f"beaten_run {limit}: {ends} hedges ended"
 
 
+class Forced:
+    """Silent, but names as forced by an exact model the move after the opponent's last one,
+    tested by ``tests`` moves (a stand-in: what it names is the test's to check)."""
+
+    name = "forced"
+
+    def __init__(self, tests: int) -> None:
+        self.tests = tests
+        self.reset()
+
+    def reset(self) -> None:
+        self._last: Move | None = None
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        self._last = their_move
+        return None
+
+    def predict(self) -> Move | None:
+        return None
+
+    def exact(self) -> tuple[Move, int] | None:
+        return None if self._last is None else ((self._last + 1) % 3, self.tests)
+
+
+@pytest.mark.parametrize("tests, bar", [(3, 4), (4, 4), (9, 4), (9, 0), (1, 1)])
+def test_an_exact_model_tested_enough_is_followed_outright(tests: int, bar: int) -> None:
+    """A move an exact model forces, tested by ``exact_tests`` moves or more, is played as
+    the strategy beating it (no draw, no caution) though every strategy is silent, with the
+    hedge only after ``beaten_run`` beaten choices running; fewer tests, or ``exact_tests``
+    0, and a silent line-up has nothing to follow."""
+    followed = 0 < bar <= tests
+    ensemble = Ensemble(random.Random(5), factories={"forced": lambda rng: Forced(tests)},
+                        config=EnsembleConfig(exact_tests=bar))
+    opponent = random.Random(6)
+    beaten = hedged = 0
+    last: Move | None = None
+    for _ in range(300):
+        choice = ensemble.choose()
+        if followed and last is not None:
+            move = (last + 2) % 3  # beats the forced move, last + 1
+            assert ensemble.intended_move() == move
+            assert choice.hedging == (beaten >= EnsembleConfig().beaten_run)
+            assert choice.strategy == "forced.0" and not choice.cautious
+            if not choice.hedging:
+                assert choice.move == move
+            hedged += choice.hedging
+        else:
+            assert choice.hedging and ensemble.intended_move() is None
+        theirs = opponent.randrange(3)
+        if followed and last is not None:
+            beaten = beaten + 1 if (theirs - ((last + 2) % 3)) % 3 == 1 else 0
+        ensemble.observe(choice.move, theirs)
+        last = theirs
+    if followed:
+        assert 0 < hedged < 30  # a beaten run of three: about one round in 27
+
+
+@pytest.mark.parametrize("tests", [5, 1000])
+def test_an_exact_model_gives_way_to_a_choice_winning_longer(tests: int) -> None:
+    """Against a side that always plays rock, the echo strategy wins every round; an exact
+    model naming paper instead is followed only while it has been tested by more moves than
+    the choice the levels would follow has won running: tested 5 times, it soon gives way for
+    good; tested 1000 times, it keeps the echo out all match, and losing to rock, it is beaten
+three rounds running and the hedge takes over."""
+    factories: dict[str, Factory] = {**ECHO, "forced": lambda rng: Forced(tests)}
+    ensemble = Ensemble(random.Random(2), factories=factories, config=EnsembleConfig(exact_tests=4))
+    strategies = []
+    for _ in range(200):
+        choice = ensemble.choose()
+        strategies.append(None if choice.hedging else choice.strategy)
+        ensemble.observe(choice.move, ROCK)
+    assert "forced.0" in strategies[1:10]
+    if tests == 5:
+        assert strategies[30:] == ["echo.0"] * 170
+    else:
+        # followed until beaten three rounds running, then the hedge, never the echo
+        assert strategies[1:4] == ["forced.0"] * 3 and set(strategies[4:]) == {None}
+
+
 def test_a_beaten_run_ends_the_benefit_of_the_doubt() -> None:
     """Once the opponent has beaten ``beaten_run`` choices running, the record's prior is
     (1, 1) for the rest of the match, however optimistic it was: against an opponent that
@@ -634,6 +713,8 @@ BAD_CONFIGS: list[object] = [
     ({"trust_floor": math.nan}, "nan"),
     ({"tenure_rounds": -1}, "-1"),
     ({"tenure_rounds": 1.5}, "1.5"),
+    ({"exact_tests": -1}, "-1"),
+    ({"exact_tests": 4.0}, "4.0"),
 ]
 
 

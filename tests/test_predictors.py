@@ -1639,6 +1639,69 @@ def test_periodic_moves_follow_the_shortest_period_exact_since_the_start(seed: i
     assert exact_rounds > 0
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_periodic_moves_exact_names_the_shortest_period_fitting_every_move_and_its_tests(seed: int) -> None:
+    """``exact()`` is, after every move, what a rescan of the whole history finds: the move
+    p back for the shortest period p up to 16 that every move since the start has repeated
+    (once at least), with the n - p moves that tested it; None once every period has failed.
+    In the half the predictor idles in, or reading our moves, it is always None."""
+    rng = random.Random(seed)
+    prefix = [rng.randrange(3) for _ in range(seed * 2)]
+    cycle = [rng.randrange(3) for _ in range(rng.randrange(1, 13))]
+    moves = prefix + cycle * (80 // len(cycle)) if seed % 2 else [rng.randrange(3) for _ in range(80)]
+    predictor = PeriodicMoves("their", 16, half="direct")
+    idle = PeriodicMoves("their", 16, half="direct")
+    idle.share({}, True)
+    ours = PeriodicMoves("mine", 16)
+    named = 0
+    for t, theirs in enumerate(moves):
+        predictor.update(R, theirs)
+        idle.update(theirs, R)
+        ours.update(theirs, R)
+        assert ours.exact() is None
+        seen = moves[:t + 1]
+        exact = [p for p in range(1, 17) if p < len(seen)
+                 and all(seen[i] == seen[i - p] for i in range(p, len(seen)))]
+        expected = (seen[len(seen) - exact[0]], len(seen) - exact[0]) if exact else None
+        assert predictor.exact() == expected, (t, exact)
+        assert idle.exact() is None
+        named += expected is not None
+    assert named > 0
+
+
+def test_a_carried_period_reads_exact_over_every_match_since_reset() -> None:
+    """Carried over, the period predictor names nothing while it follows its fresh twin, then
+    its exact model spans every match since ``reset``: a cycle that goes on into the next
+    match is named from that match's first move, tested by every move since the first
+    repeat; a wrapped predictor that cannot say offers no ``exact`` at all."""
+    from roshambo.predictors.carried import CarriedOver
+
+    cycle = [S, P, P, R, P, S, P, R, S]
+    twin = PeriodicMoves("their", 16, half="direct")
+    carried = CarriedOver(PeriodicMoves("their", 16, half="direct"))
+    for predictor in (twin, carried):
+        predictor.share({}, False)
+    carried.follow(twin)
+    for i in range(100):
+        twin.update(R, cycle[i % 9])
+        carried.update(R, cycle[i % 9])
+        assert carried.exact() is None  # following its twin
+    carried.adopt()
+    carried.new_match()
+    assert carried.exact() == (cycle[100 % 9], 100 - 9)
+    assert carried.predict() is None  # speaking waits for its proof; exact does not
+    for i in range(100, 120):
+        carried.update(R, cycle[i % 9])
+        assert carried.exact() == (cycle[(i + 1) % 9], i + 1 - 9)
+    carried.update(R, (cycle[120 % 9] + 1) % 3)  # off the cycle: broken for good
+    assert carried.exact() is None
+    for i in range(121, 200):
+        carried.update(R, cycle[i % 9])
+        assert carried.exact() is None
+    assert carried.exact is not None
+    assert CarriedOver(MarkovChain(2, source="their")).exact is None
+
+
 @pytest.mark.parametrize("pattern", ["RSPPRSSRP", "PPSSRPPPRPSS"])
 def test_periodic_moves_vote_holds_a_noisy_cycle(pattern: str) -> None:
     """With a fifth of a cycle's moves random, the best period's decayed hit rate (about

@@ -24,6 +24,10 @@ class Predictor(Protocol):
     side it predicts plays the prediction plus 2 instead (the one alternative that would
     beat the move answering the prediction); the ensemble then plays the move that ties the
     prediction and beats that alternative (see :mod:`roshambo.ensemble`, caution).
+    And ``exact() -> tuple[Move, int] | None``: the move a model of the side forces, where
+    that model has fitted every move of the side since the model started, with how many
+    moves have tested it; the ensemble follows it outright once the tests are many enough
+    (see :mod:`roshambo.ensemble`, exact models).
     """
 
     name: str

@@ -15,6 +15,8 @@ takes it over at the new match: a single match does no model's work twice.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..moves import Move
 from .base import SOURCES, Predictor, WorksInOneHalf, idle_in
 
@@ -42,6 +44,7 @@ class CarriedOver(WorksInOneHalf):
             raise ValueError(f"predictor {inner.name!r} names no source ({', '.join(SOURCES)}) to carry over")
         self.selectable = getattr(inner, "selectable", True)
         self._doubts = callable(getattr(inner, "doubt", None))
+        self._exacts = callable(getattr(inner, "exact", None))
         self.reset()
 
     def reset(self) -> None:
@@ -108,3 +111,18 @@ class CarriedOver(WorksInOneHalf):
         """Whether ``inner`` doubts the prediction this model speaks (never while silent, or
         if ``inner`` cannot say)."""
         return self._doubts and self.predict() is not None and self._inner.doubt()  # type: ignore[attr-defined]
+
+    @property
+    def exact(self) -> Callable[[], tuple[Move, int] | None] | None:
+        """:meth:`_exact` if ``inner`` offers ``exact``, else None, so that the ensemble asks
+        only the models that can say."""
+        return self._exact if self._exacts else None
+
+    def _exact(self) -> tuple[Move, int] | None:
+        """What ``inner`` reads as exact since it started (see
+        :meth:`roshambo.predictors.periods.PeriodicMoves.exact`), proven or not this match:
+        a model that every move since the last ``reset`` has fitted needs no run of this
+        match's moves to prove it; None while following a twin or idle."""
+        if self._idle or self._twin is not None:
+            return None
+        return self._inner.exact()  # type: ignore[attr-defined]

@@ -192,3 +192,15 @@ class PeriodicMoves(WorksInOneHalf):
 
     def predict(self) -> Move | None:
         return self._prediction
+
+    def exact(self) -> tuple[Move, int] | None:
+        """The move p back for the shortest period p that every move of the side has
+        repeated since the start, with how many moves have tested it (n - p after n moves);
+        None if no period has held through a test, in the half this predictor idles in, or
+        if it reads our moves (a model of the side it reads, not of the one it predicts).
+        Against any other side, a period survives t tests by chance one time in 3 ** t."""
+        exact = self._exact
+        if not exact or self._idle or self._mine:
+            return None
+        period = ((exact & -exact).bit_length() - 1) // FIELD + 1
+        return self._back(period), self._seen - period

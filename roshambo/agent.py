@@ -27,6 +27,7 @@ class Belief:
     score: float
     hedging: bool
     cautious: bool = False  # the followed move was bent to tie-or-win (see ensemble.py)
+    exact: bool = False  # the move beats what an exact model forces (see ensemble.py)
 
 
 class Agent:
@@ -112,4 +113,4 @@ class Agent:
         if choice is None:
             return Belief("none", "none", 0, 0, 0.0, True)
         return Belief(choice.strategy, family_of(choice.strategy), choice.window, choice.rotation, choice.score,
-                      choice.hedging, choice.cautious)
+                      choice.hedging, choice.cautious, choice.exact)

@@ -125,20 +125,24 @@ loss).
 Exact models. A predictor may name the move that a model of the opponent forces, where the
 model has fitted every one of the opponent's moves since it started (``exact()``, see
 :class:`roshambo.predictors.base.Predictor`; the period predictor's shortest period exact
-since the start of the match, or, carried over, since ``reset``). Once ``exact_tests`` of the
-opponent's moves or more have tested it (a random side survives five tests of one period
-one time in 243), and more than the rounds the choice we would otherwise follow has been
-winning running (a counter whose reply stays the same while its count does fits a period
-of one until the count turns, and the choice that models it is the one to keep), we play
-the move that beats it outright, the model tested most first: no meta level, no draw, no
-caution, only the hedge after beaten choices running (below), which an opponent answering
-what we intend would start. The scores would follow it too, a few rounds later: the
-short windows need half a dozen rounds to put a strategy right since the repeat began
-ahead of the best of two hundred chance records, and the record of our deterministic
-choices still holds the first period's guesses, which keeps sending rounds to random play.
-Nothing can exploit it: the first move off the model breaks it for good, and the levels
-above decide again; an opponent that keeps to a cycle to be followed loses every round it
-does so.
+since the start of the match, or, carried over, since ``reset``, the unseen last round of
+each match counting as the move our choice expected). Once ``exact_tests`` of the
+opponent's moves or more have tested it (0: never), and more than the rounds the choice we
+would otherwise follow has been winning running (a counter whose reply stays the same
+while its count does fits a period of one until the count turns, and the choice that
+models it is the one to keep), we play the move that beats it outright, the model tested
+most first: no meta level, no draw, no caution, only the hedge after beaten choices
+running (below), which an opponent answering what we intend would start. The choice is
+reported as that predictor's P.0, unrotated, with ``Choice.exact`` set. A random side keeps
+one period through five tests one time in 243; with sixteen periods open at the start of a
+match, about one match in sixteen against random moves has such a round, at no cost in
+expectation. The scores would follow a cycle too, a few rounds later: the short windows
+need half a dozen rounds to put a strategy right since the repeat began ahead of the best
+of two hundred chance records, and the record of our deterministic choices still holds the
+first period's guesses, which keeps sending rounds to random play. Little can exploit it:
+the first move off the model breaks that period for good, and the levels above decide
+again; a longer period may still fit, at the same odds; and an opponent that keeps to a
+cycle to be followed loses every round it does so.
 
 A new match (:meth:`Ensemble.new_match`, which ``RPS.player`` calls at every ``""``) starts
 every score and every predictor afresh but the carried-over ones
@@ -336,6 +340,7 @@ class Choice:
     score: float
     hedging: bool
     cautious: bool = False
+    exact: bool = False  # the move beats what an exact model forces (see the module docstring)
 
 
 class Ensemble:
@@ -525,8 +530,9 @@ class Ensemble:
         self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
 
     def _new_scores(self) -> None:
-        # the last choice: move, strategy, window, meta-meta choice, its score, trusted, cautious
-        self._decision: tuple[Move, int, int, int, float, bool, bool] | None = None
+        # the last choice: move, strategy, window, meta-meta choice, its score, trusted,
+        # cautious, exact
+        self._decision: tuple[Move, int, int, int, float, bool, bool, bool] | None = None
         self._rounds = 0
         # packed cumulative (reward + 1) of every selectable strategy, shifted by key_shift
         self._total = self._prior
@@ -552,6 +558,7 @@ class Ensemble:
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
         self._unanswered: tuple[Move, Move] | None = None  # see choose_move
         self._tenure = 0  # rounds running this strategy and rotation were chosen before this one
+        self._chosen = (-1, 0)  # the meta levels' last choice: strategy and rotation, followed or not
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
@@ -639,7 +646,7 @@ class Ensemble:
         """The last move chosen, with what led to it (None before the first choice)."""
         if self._decision is None:
             return None
-        move, strategy, a, top, score, trusted, cautious = self._decision
+        move, strategy, a, top, score, trusted, cautious, exact = self._decision
         return Choice(
             move=move,
             strategy=self.strategy_names[strategy],
@@ -648,6 +655,7 @@ class Ensemble:
             score=score,
             hedging=not trusted,
             cautious=cautious,
+            exact=exact,
         )
 
     def choose_move(self) -> Move:
@@ -705,8 +713,8 @@ class Ensemble:
             top = current  # hysteresis: keep following the current meta-strategy unless beaten
         self._current = top
         a, rotation = divmod(top, 3)
-        last = self._decision
-        kept = last is not None and last[1] == self._meta_best[a] and last[3] % 3 == rotation
+        chosen = (self._meta_best[a], rotation)
+        kept, self._chosen = chosen == self._chosen, chosen
         tenure = self._tenure = self._tenure + 1 if kept else 0
         if self._exacts:
             exact = self._exact_move(a, rotation)
@@ -716,7 +724,8 @@ class Ensemble:
                 trusted = not 0 < self.config.beaten_run <= self._beaten
                 move = intended if trusted else self._rng.randrange(3)
                 self._trusted = trusted
-                self._decision = (move, 6 * predictor, a, top, meta[top], trusted, False)
+                # reported as its P.0, unrotated
+                self._decision = (move, 6 * predictor, a, 3 * a, meta[3 * a], trusted, False, True)
                 self._unanswered = (move, expected)
                 return move
         move = self._meta_moves[a]
@@ -750,7 +759,7 @@ class Ensemble:
         move = intended if trusted else self._rng.randrange(3)
         cautious = cautious and trusted
         self._trusted = trusted
-        self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious)
+        self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious, False)
         # our move, and the opponent move the choice expected, until the round is observed
         # (see new_match); nothing when the choice expected nothing
         self._unanswered = (move, (planned - 1) % 3) if planned != NO_MOVE else None
@@ -780,16 +789,17 @@ class Ensemble:
         expects; None if there is none."""
         found = None
         most = self.config.exact_tests - 1
-        if self._meta_moves[window] != NO_MOVE:
-            best = self._meta_best[window]
-            followed = best - best % 3 + (best % 3 + rotation) % 3  # the strategy we would play
-            shift = self._field_bits[followed] + self._index_bits
-            most = max(most, (self._streaks >> shift) & ((1 << STREAK_BITS) - 1))
         for predictor, exact in self._exacts:
             said = exact()
             if said is not None and said[1] > most:
                 most = said[1]
                 found = predictor, said[0]
+        if found is not None and self._meta_moves[window] != NO_MOVE:
+            best = self._meta_best[window]
+            followed = best - best % 3 + (best % 3 + rotation) % 3  # the strategy we would play
+            shift = self._field_bits[followed] + self._index_bits
+            if (self._streaks >> shift) & ((1 << STREAK_BITS) - 1) >= most:
+                return None
         return found
 
     def _in_doubt(self, strategy: int) -> bool:

@@ -152,7 +152,8 @@ def format_belief(belief: Belief) -> str:
     return (
         f"  engine: {belief.family} on top (strategy {belief.strategy}, window {belief.window},"
         f" rotation {belief.rotation}, score {belief.score:.2f}"
-        f"{', hedging' if belief.hedging else ''}{', cautious' if belief.cautious else ''})"
+        f"{', hedging' if belief.hedging else ''}{', cautious' if belief.cautious else ''}"
+        f"{', exact' if belief.exact else ''})"
     )
 
 

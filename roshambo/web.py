@@ -61,7 +61,8 @@ DRAIN_LIMIT: Final = 1 << 20  # a too-large body up to this is read and dropped 
 PAGE: Final = "web.html"
 RESULTS: Final = {1: "win", 0: "tie", -1: "loss"}
 CSV_COLUMNS: Final = ("round", "you", "ai", "result", "score_you", "score_ai", "ties",
-                      "family", "strategy", "window", "rotation", "record", "hedging", "cautious")
+                      "family", "strategy", "window", "rotation", "record", "hedging", "cautious",
+                      "exact")
 ACCEPTED_MOVES: Final = "R, P or S (any case), or rock, paper or scissors"
 
 Environ = dict[str, Any]
@@ -195,8 +196,8 @@ class Game:
         for played in rounds:
             belief = played.belief
             about = (belief.family, belief.strategy, belief.window, belief.rotation,
-                     f"{belief.score:.2f}", int(belief.hedging), int(belief.cautious)) \
-                if belief is not None else ("",) * 7
+                     f"{belief.score:.2f}", int(belief.hedging), int(belief.cautious), int(belief.exact)) \
+                if belief is not None else ("",) * 8
             writer.writerow((played.number, LETTERS[played.human], LETTERS[played.machine],
                              RESULTS[played.result], played.score.wins, played.score.losses,
                              played.score.ties, *about))

@@ -398,12 +398,13 @@ def test_an_exact_model_tested_enough_is_followed_outright(tests: int, bar: int)
             move = (last + 2) % 3  # beats the forced move, last + 1
             assert ensemble.intended_move() == move
             assert choice.hedging == (beaten >= EnsembleConfig().beaten_run)
-            assert choice.strategy == "forced.0" and not choice.cautious
+            assert choice.strategy == "forced.0" and choice.rotation == 0 and choice.exact
+            assert not choice.cautious
             if not choice.hedging:
                 assert choice.move == move
             hedged += choice.hedging
         else:
-            assert choice.hedging and ensemble.intended_move() is None
+            assert choice.hedging and ensemble.intended_move() is None and not choice.exact
         theirs = opponent.randrange(3)
         if followed and last is not None:
             beaten = beaten + 1 if (theirs - ((last + 2) % 3)) % 3 == 1 else 0

@@ -1,6 +1,7 @@
 """The terminal session (issue 5): parsing, scoring, the loop's endings, and real terminals."""
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import random
@@ -165,6 +166,8 @@ def test_format_belief_names_family_strategy_window_rotation_and_hedging():
         "  engine: markov on top (strategy markov.2, window 9, rotation 1, score 1.50, hedging)")
     assert format_belief(markov_belief("markov.2")).endswith("rotation 1, score 1.50)")
     assert format_belief(markov_belief("markov.2", cautious=True)).endswith("score 1.50, cautious)")
+    exact = dataclasses.replace(markov_belief("period16-their.0"), exact=True)
+    assert format_belief(exact).endswith("score 1.50, exact)")
 
 
 def test_run_session_against_the_real_agent_with_explain():

@@ -37,7 +37,7 @@ from roshambo.web import (
     serve,
 )
 
-BELIEF_KEYS = {"strategy", "family", "window", "rotation", "score", "hedging", "cautious"}
+BELIEF_KEYS = {"strategy", "family", "window", "rotation", "score", "hedging", "cautious", "exact"}
 RESULTS = {1: "win", 0: "tie", -1: "loss"}
 
 

@@ -27,7 +27,8 @@ class Predictor(Protocol):
     And ``exact() -> tuple[Move, int] | None``: the move a model of the side forces, where
     that model has fitted every move of the side since the model started, with how many
     moves have tested it; the ensemble follows it outright once the tests are many enough
-    (see :mod:`roshambo.ensemble`, exact models).
+    (see :mod:`roshambo.ensemble`, exact models). A wrapper that cannot say sets ``exact``
+    to None.
     """
 
     name: str

@@ -356,7 +356,7 @@ def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int)
         assert ends >= 5 if limit else ends == 0, f"beaten_run {limit}: {ends} hedges ended"
 
 
-class Forced:
+class Forced(Echo):
     """Silent, but names as forced by an exact model the move after the opponent's last one,
     tested by ``tests`` moves (a stand-in: what it names is the test's to check)."""
 
@@ -364,13 +364,10 @@ class Forced:
 
     def __init__(self, tests: int) -> None:
         self.tests = tests
-        self.reset()
-
-    def reset(self) -> None:
-        self._last: Move | None = None
+        super().__init__()
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        self._last = their_move
+        super().update(my_move, their_move)
         return None
 
     def predict(self) -> Move | None:

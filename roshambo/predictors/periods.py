@@ -198,7 +198,7 @@ class PeriodicMoves(WorksInOneHalf):
         repeated since the start, with how many moves have tested it (n - p after n moves);
         None if no period has held through a test, in the half this predictor idles in, or
         if it reads our moves (a model of the side it reads, not of the one it predicts).
-        Against any other side, a period survives t tests by chance one time in 3 ** t."""
+        A random side keeps a given period through t tests one time in 3 ** t."""
         exact = self._exact
         if not exact or self._idle or self._mine:
             return None

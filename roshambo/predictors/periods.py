@@ -32,11 +32,11 @@ for the period with the longest run (ties: the shorter period), once that run is
 Sooner still, a side that has cycled from its first move: while some period has held since
 the start (every move with one p back repeated it), the predictor follows the shortest such
 period once it has repeated (the cycle's second period has begun), from the second move of
-that period on. A period p
-explains the side's first n moves with p free moves, so among the periods that fit, each
-shorter one is three times likelier than the next (Solomonoff's prior, by length); a fit
-by chance needs n - p moves to repeat, so against any other side every period has failed
-within a few rounds of its first test, and the predictor is back to its runs and its vote.
+that period on. A period p explains the side's first n moves with p free moves, so among
+the periods that fit, each shorter one is three times likelier than the next (Solomonoff's
+prior, by length); a fit by chance needs n - p moves to repeat, so against any other side
+every period has failed within a few rounds of its first test, and the predictor is back
+to its runs and its vote.
 """
 from __future__ import annotations
 
@@ -155,10 +155,8 @@ class PeriodicMoves(WorksInOneHalf):
         bar = self._hold if self._voting else self._threshold
         if (self._score >> (FIELD * self._best)) & 0xFFFF < bar or self._seen < period:
             self._voting = False
-            exact = self._exact
-            if exact:  # the shortest period exact since the start
-                return self._back(((exact & -exact).bit_length() - 1) // FIELD + 1)
-            return self._repeat()
+            shortest = self._shortest_exact()
+            return self._back(shortest) if shortest else self._repeat()
         self._voting = True
         votes = [0, 0, 0]
         first = None
@@ -199,8 +197,12 @@ class PeriodicMoves(WorksInOneHalf):
         None if no period has held through a test, in the half this predictor idles in, or
         if it reads our moves (a model of the side it reads, not of the one it predicts).
         A random side keeps a given period through t tests one time in 3 ** t."""
-        exact = self._exact
-        if not exact or self._idle or self._mine:
+        period = self._shortest_exact()
+        if not period or self._idle or self._mine:
             return None
-        period = ((exact & -exact).bit_length() - 1) // FIELD + 1
         return self._back(period), self._seen - period
+
+    def _shortest_exact(self) -> int:
+        """The shortest period every move has repeated since the start (0: none has)."""
+        exact = self._exact
+        return ((exact & -exact).bit_length() - 1) // FIELD + 1 if exact else 0

@@ -8,9 +8,11 @@ Members whose tie rule is ``set`` depend on ``PYTHONHASHSEED``, as mrugesh does,
 played under every hash seed of the run, each in its own interpreter; the others under the
 first. The engine seed of a match is drawn from ``--engine-seed``, the member's spec, the hash
 seed and the match number, so two versions of the engine meet the same bots with the same
-seeds.
+seeds; ``--engine-seeds 0-3`` plays the whole grid once per engine seed (the losses of a
+1000-game match lie mostly in its opening, where one seed's luck decides whether a match
+ends a game either side of the 99% bar, so several seeds show the tail that one hides).
 
-    python benchmarks/relatives.py [--hash-seeds 4] [--workers 2] [--engine-seed 0]
+    python benchmarks/relatives.py [--hash-seeds 4] [--workers 2] [--engine-seeds 0]
                                    [--only FAMILY] [--json FILE]
     python benchmarks/relatives.py --compare BEFORE.json AFTER.json
 
@@ -19,8 +21,8 @@ worst and median win rate of decisive games, the matches under 99%, the games lo
 (mean and most); for noisy members, the worst and median shortfall from the best achievable
 rate in the same match: that of a player beating the member's rule every round (the noise
 draws do not depend on what we play, so it meets the same random moves); then the worst
-matches. ``--compare`` pairs matches by member, hash seed and match
-number, and gives the difference in games lost with its standard error over the pairs.
+matches. ``--compare`` pairs matches by member, hash seed, match
+number and engine seed, and gives the difference in games lost with its standard error over the pairs.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import zlib
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -89,7 +92,8 @@ class Match:
     """One 1000-game match against a member: which one, its number (0 fresh, 1 and 2 carrying
     state), the hash seed, and the games won and lost (``lost``: the rounds); against a noisy
     member, also those of a player beating its rule every round, over the same noise
-    (``best_wins``, ``best_losses``; None otherwise, and in runs saved before they were)."""
+    (``best_wins``, ``best_losses``; None otherwise, and in runs saved before they were);
+    and the engine seed of the run (0 in runs saved before it was kept)."""
 
     member: str
     number: int
@@ -99,6 +103,7 @@ class Match:
     lost: tuple[int, ...]
     best_wins: int | None = None
     best_losses: int | None = None
+    engine_seed: int = 0
 
     @property
     def rate(self) -> float:
@@ -142,18 +147,34 @@ def play_process(hash_seed: int, members: list[str], engine_seed: int) -> list[M
     done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(jobs)], capture_output=True,
                           text=True, cwd=ROOT, env=env, check=True)
     rows = json.loads(done.stdout)
-    return [Match(spec, i % MATCHES, hash_seed, wins, losses, tuple(lost), best_wins, best_losses)
+    return [Match(spec, i % MATCHES, hash_seed, wins, losses, tuple(lost), best_wins, best_losses, engine_seed)
             for i, (spec, wins, losses, lost, best_wins, best_losses) in enumerate(rows)]
 
 
-def measure(hash_seeds: int, workers: int, engine_seed: int, only: str | None) -> list[Match]:
+def parse_seeds(text: str) -> tuple[int, ...]:
+    """Engine seeds from ``N``, ``A-B`` (both included) or a comma-separated list of either."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise ValueError(f"invalid engine seeds {text!r}: expected N, A-B or a list of them") from None
+        if first < 0 or last < first:
+            raise ValueError(f"invalid engine seeds {text!r}: {part.strip()!r} is not a non-negative range")
+        seeds += [seed for seed in range(first, last + 1) if seed not in seeds]
+    return tuple(seeds)
+
+
+def measure(hash_seeds: int, workers: int, engine_seeds: Sequence[int], only: str | None) -> list[Match]:
     members = [m for m in member_grid() if only is None or m.split(":")[0] == only]
     plain = [m for m in members if "tie=set" not in m]
     hashed = [m for m in members if "tie=set" in m]
     jobs = [(0, plain[i:i + CHUNK]) for i in range(0, len(plain), CHUNK)]
     jobs += [(h, hashed[i:i + CHUNK]) for h in range(hash_seeds) for i in range(0, len(hashed), CHUNK)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_process, h, chunk, engine_seed) for h, chunk in jobs if chunk]
+        futures = [pool.submit(play_process, h, chunk, seed) for seed in engine_seeds for h, chunk in jobs if chunk]
         return [match for future in futures for match in future.result()]
 
 
@@ -195,17 +216,17 @@ def worst(matches: list[Match], count: int = 15) -> str:
         best = m.best
         return (BAR if best is None else best) - m.rate
 
-    lines = [f"{'member':52} {'match':>5} {'hash':>4} {'rate':>7} {'lost':>5} {'after 100':>9}"]
+    lines = [f"{'member':52} {'match':>5} {'hash':>4} {'seed':>4} {'rate':>7} {'lost':>5} {'after 100':>9}"]
     for m in sorted(matches, key=gap, reverse=True)[:count]:
-        lines.append(f"{m.member:52} {m.number:5} {m.hash_seed:4} {m.rate:7.2f} {m.losses:5}"
+        lines.append(f"{m.member:52} {m.number:5} {m.hash_seed:4} {m.engine_seed:4} {m.rate:7.2f} {m.losses:5}"
                      f" {sum(i >= 100 for i in m.lost):9}")
     return "\n".join(lines)
 
 
 def compare(before: list[Match], after: list[Match]) -> str:
     """Games lost by two runs over the same matches, paired, per family and in all."""
-    def key(m: Match) -> tuple[str, int, int]:
-        return m.member, m.hash_seed, m.number
+    def key(m: Match) -> tuple[str, int, int, int]:
+        return m.member, m.hash_seed, m.number, m.engine_seed
 
     first = {key(m): m for m in before}
     second = {key(m): m for m in after}
@@ -232,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hash-seeds", type=int, default=4,
                         help="hash seeds for the set-tie members (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="interpreters at once (default 2)")
-    parser.add_argument("--engine-seed", type=int, default=0, help="seed of the engine's seeds (default 0)")
+    parser.add_argument("--engine-seeds", "--engine-seed", default="0", metavar="SEEDS",
+                        help="seeds of the engine's seeds: N, A-B or a list (default 0); the grid is played once per seed")
     parser.add_argument("--only", default=None, help="one family only (counter, context, ...)")
     parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
@@ -246,11 +268,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.hash_seeds < 1 or args.workers < 1:
         parser.error("--hash-seeds and --workers must be at least 1")
-    matches = measure(args.hash_seeds, args.workers, args.engine_seed, args.only)
+    try:
+        engine_seeds = parse_seeds(args.engine_seeds)
+    except ValueError as error:
+        parser.error(str(error))
+    matches = measure(args.hash_seeds, args.workers, engine_seeds, args.only)
     if not matches:
         parser.error(f"no members in family {args.only!r}")
     if args.json:
         save(matches, args.json)
+    print(f"engine seeds {', '.join(map(str, engine_seeds))}: every match once per seed")
     print(table(matches))
     print()
     print(worst(matches))

@@ -1,7 +1,8 @@
 """The fCC scenario benchmark: what it counts (losses and their timing) and how it reports."""
 from __future__ import annotations
 
-from dataclasses import astuple
+import re
+from dataclasses import astuple, replace
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,9 @@ def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> Non
     assert [(m.member, m.number) for m in first] == [(s, n) for s in members for n in range(3)]
     assert all(m.wins + m.losses <= 1000 and m.losses == len(m.lost) for m in first)
     assert first == bench.play_process(0, members, engine_seed=2)
+    assert {m.engine_seed for m in first} == {2}
+    other = bench.play_process(0, members, engine_seed=3)  # another engine seed: other games
+    assert [m.lost for m in other] != [m.lost for m in first]
     assert first[0].rate >= 99.0  # kris itself
     # against the noisy cycle, the record of a player beating its rule over the same noise:
     # it wins every round the cycle keeps to (about 90%), never loses one, and loses a
@@ -140,6 +144,23 @@ def test_relatives_table_and_compare_report_per_family() -> None:
     assert bench.table(rule_beaten).splitlines()[-2].split()[-2:] == ["1.10", "1.10"]  # 96.84 - 95.74
     report = bench.compare(before, after)
     assert "52 -> 3" in report and "-49" in report
+    # runs over several engine seeds pair each match with the same seed's
+    again = [replace(m, engine_seed=1) for m in before]
+    report = bench.compare([*before, *again], [*after, *again])
+    assert "6 paired matches" in report and "104 -> 55" in report and "-49" in report
+    assert "seed" in bench.worst(again).splitlines()[0]
+    assert bench.worst(again).splitlines()[1].split()[3] == "1"
+
+
+@pytest.mark.parametrize("text, seeds", [("0", (0,)), ("0-3", (0, 1, 2, 3)), ("4,1-2,2", (4, 1, 2))])
+def test_relatives_engine_seeds_parse(text: str, seeds: tuple[int, ...]) -> None:
+    assert load_relatives().parse_seeds(text) == seeds
+
+
+@pytest.mark.parametrize("text", ["", "x", "3-1", "-1", "1-", "1,,2"])
+def test_relatives_engine_seeds_refuse_what_is_not_a_range(text: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(repr(text))):
+        load_relatives().parse_seeds(text)
 
 
 # --- the opening benchmark (benchmarks/opening.py) --------------------------------------------

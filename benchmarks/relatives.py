@@ -6,11 +6,12 @@ starts the next match without ``reset()``, as the fCC bots do). The engine plays
 starting each with ``new_match()``, as ``RPS.player`` does.
 Members whose tie rule is ``set`` depend on ``PYTHONHASHSEED``, as mrugesh does, so they are
 played under every hash seed of the run, each in its own interpreter; the others under the
-first. The engine seed of a match is drawn from ``--engine-seed``, the member's spec, the hash
-seed and the match number, so two versions of the engine meet the same bots with the same
-seeds; ``--engine-seeds 0-3`` plays the whole grid once per engine seed (the losses of a
-1000-game match lie mostly in its opening, where one seed's luck decides whether a match
-ends a game either side of the 99% bar, so several seeds show the tail that one hides).
+first. The engine seed of a match is drawn from an engine seed (``--engine-seeds``), the
+member's spec, the hash seed and the match number, so two versions of the engine meet the
+same bots with the same seeds. ``--engine-seeds 0-3`` plays the whole grid once per engine
+seed: a deterministic member's few losses fall mostly in the first rounds, where a seed
+decides whether a match ends a game either side of the 99% bar, so several seeds show a
+tail that one hides.
 
     python benchmarks/relatives.py [--hash-seeds 4] [--workers 2] [--engine-seeds 0]
                                    [--only FAMILY] [--json FILE]
@@ -21,8 +22,8 @@ worst and median win rate of decisive games, the matches under 99%, the games lo
 (mean and most); for noisy members, the worst and median shortfall from the best achievable
 rate in the same match: that of a player beating the member's rule every round (the noise
 draws do not depend on what we play, so it meets the same random moves); then the worst
-matches. ``--compare`` pairs matches by member, hash seed, match
-number and engine seed, and gives the difference in games lost with its standard error over the pairs.
+matches. ``--compare`` pairs matches by member, hash seed, match number and engine seed, and
+gives the difference in games lost with its standard error over the pairs.
 """
 from __future__ import annotations
 
@@ -153,7 +154,7 @@ def play_process(hash_seed: int, members: list[str], engine_seed: int) -> list[M
 
 def parse_seeds(text: str) -> tuple[int, ...]:
     """Engine seeds from ``N``, ``A-B`` (both included) or a comma-separated list of either."""
-    seeds: list[int] = []
+    seeds: dict[int, None] = {}  # in order, once each
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
         try:
@@ -163,7 +164,7 @@ def parse_seeds(text: str) -> tuple[int, ...]:
             raise ValueError(f"invalid engine seeds {text!r}: expected N, A-B or a list of them") from None
         if first < 0 or last < first:
             raise ValueError(f"invalid engine seeds {text!r}: {part.strip()!r} is not a non-negative range")
-        seeds += [seed for seed in range(first, last + 1) if seed not in seeds]
+        seeds.update(dict.fromkeys(range(first, last + 1)))
     return tuple(seeds)
 
 

@@ -126,7 +126,9 @@ Exact models. A predictor may name the move that a model of the opponent forces,
 model has fitted every one of the opponent's moves since it started (``exact()``, see
 :class:`roshambo.predictors.base.Predictor`; the period predictor's shortest period exact
 since the start of the match, or, carried over, since ``reset``, the unseen last round of
-each match counting as the move our choice expected). Once ``exact_tests`` of the
+each match counting as the move our choice expected; the counting windows' windows of our
+moves whose leader, or trailer, every move has beaten, where they all name one move: a
+tie among our counted moves forces nothing). Once ``exact_tests`` of the
 opponent's moves or more have tested it (0: never), and more than the rounds the choice we
 would otherwise follow has been winning running (a counter whose reply stays the same
 while its count does fits a period of one until the count turns, and the choice that

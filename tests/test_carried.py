@@ -161,6 +161,29 @@ def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_th
     assert Ensemble(random.Random(2), factories=lineup)._twin_of == {}
 
 
+def test_a_carried_model_says_what_the_twin_it_took_over_can_say() -> None:
+    """Taken over at a new match, the twin is the inner model from then on: whether the
+    carried model offers ``doubt`` and ``exact`` is read of it, not of the model it replaced
+    (a counting windows' exact model, here, carried over a recorder that offers none)."""
+
+    class Exact(Recorder):
+        def __init__(self) -> None:
+            super().__init__("their")
+            self.name = "recorder-their"
+
+        def exact(self) -> tuple[Move, int] | None:
+            return (self.rounds[-1][1], len(self.rounds)) if self.rounds else None
+
+    carried = CarriedOver(Recorder())
+    twin = Exact()
+    carried.share({}, False)
+    carried.follow(twin)
+    assert carried.exact is None
+    twin.update(0, 2)
+    carried.adopt()
+    assert carried.exact is not None and carried.exact() == (2, 1)
+
+
 def test_a_carried_model_does_its_own_work_when_its_fresh_twin_borrows_anothers() -> None:
     """A new match rebuilds a borrowing twin's owner: taken over, the twin would read counts
     that no longer move. So a carried model follows a twin that may borrow only where it did

@@ -794,6 +794,13 @@ class Solo:
         if doubt is not None:  # a doubt bends the move: the wrapper must not hide it
             self.doubt = doubt
 
+    @property
+    def exact(self) -> Callable[[], tuple[Move, int] | None] | None:
+        """The inner predictor's exact model, read after ``share`` (a borrower offers none,
+        and alone the inner one borrows nothing): an exact move is played outright, so the
+        wrapper must not hide it."""
+        return getattr(self._inner, "exact", None)
+
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         share = getattr(self._inner, "share", None)
         if share is not None:

@@ -1503,6 +1503,121 @@ def test_counting_windows_borrow_the_counts_of_an_identical_owner() -> None:
     assert borrower._seen == 1
 
 
+def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
+                            max_window: int) -> tuple[Move, int] | None:
+    """What ``CountingWindows.exact`` should say after these rounds, found by rescanning them:
+    the windows (1 to ``max_window``, and the whole match) and targets (most, least) that
+    every scored move has hit (beaten a move leading, or trailing, that window's counts of
+    ``ours`` before it, ties included); the move they all force, if each has a single
+    leader (trailer) naming the same move; and how many moves so forced were played."""
+    windows = list(range(1, max_window + 1)) + [None]
+
+    def counted(w: int | None, t: int) -> list[int]:
+        seen = ours[:t] if w is None else ours[max(0, t - w):t]
+        return [seen.count(m) for m in range(3)]
+
+    def consistent(t: int) -> list[tuple[int | None, bool]]:
+        fields = []
+        for w in windows:
+            for most in (True, False):
+                ok = True
+                for i in range(1, t):
+                    c = counted(w, i)
+                    extreme = max(c) if most else min(c)
+                    ok = ok and c[(theirs[i] - 1) % 3] == extreme
+                if ok:
+                    fields.append((w, most))
+        return fields
+
+    def forced(t: int) -> Move | None:
+        named = set()
+        fields = consistent(t)
+        for w, most in fields:
+            c = counted(w, t)
+            extreme = max(c) if most else min(c)
+            if c.count(extreme) > 1:
+                return None
+            named.add((c.index(extreme) + 1) % 3)
+        return named.pop() if len(named) == 1 else None
+
+    n = len(ours)
+    move = forced(n)
+    tests = sum(1 for i in range(1, n) if forced(i) == theirs[i])
+    return None if move is None else (move, tests)
+
+
+@pytest.mark.parametrize("opponent", ["counter:window=3,target=most,tie=SPR",
+                                      "counter:window=7,target=least,tie=RPS",
+                                      "counter:window=12,target=most,tie=first",
+                                      "counter:window=all,target=most,tie=last",
+                                      "counter:window=5,target=most,tie=RPS,noise=0.2",
+                                      "random"])
+def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent: str) -> None:
+    """``exact()`` is, after every round, what a rescan of the whole history finds (see
+    windows_exact_by_rescan): against counters of our moves it names their next move in most
+    rounds where their window's counts do not tie, and never wrongly; against random moves,
+    or once a noisy counter's first random move has missed, nothing."""
+    rng = random.Random(opponent)
+    bot = None if opponent == "random" else make_relative(opponent, random.Random(3))
+    predictor = CountingWindows("mine", max_window=12)
+    ours: list[Move] = []
+    theirs: list[Move] = []
+    named = wrong = 0
+    mine: Move | None = None
+    for t in range(60):
+        their = rng.randrange(3) if bot is None else bot.move(mine)
+        said = predictor.exact()
+        if said is not None:
+            named += 1
+            wrong += said[0] != their
+        mine = rng.randrange(3)
+        ours.append(mine)
+        theirs.append(their)
+        predictor.update(mine, their)
+        assert predictor.exact() == windows_exact_by_rescan(ours, theirs, 12), t
+    if "noise" not in opponent and bot is not None:
+        assert named >= 10 and wrong == 0, (named, wrong)
+    if bot is None:
+        assert predictor.exact() is None
+
+
+def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
+    """Of two counting windows sharing counts, only the owner offers ``exact`` (the borrower
+    would say the same), so the ensemble asks one; idle in its other half, it says nothing;
+    carried over, the windows' exact model spans every match since ``reset``."""
+    from roshambo.ensemble import Ensemble
+    from roshambo.predictors.carried import CarriedOver
+
+    shared: dict[object, object] = {}
+    owner, borrower = CountingWindows("mine", 16, half="direct"), CountingWindows("mine", 16, half="direct", lead=48)
+    owner.share(shared, False)
+    borrower.share(shared, False)
+    assert callable(owner.exact) and borrower.exact is None
+    idle = CountingWindows("mine", 16, half="direct")
+    idle.share({}, True)
+    idle.update(R, P)
+    assert idle.exact() is None
+    ensemble = Ensemble(random.Random(1))
+    names = list(ensemble._factories)
+    asked = {names[i] for i, _ in ensemble._exacts}
+    assert "windows64-mine" in asked and "windows64-mine-lead48-split" not in asked
+
+    bot = make_relative("counter:window=4,target=most,tie=RPS")
+    carried = CarriedOver(CountingWindows("mine", 16, half="direct"))
+    carried.share({}, False)
+    rng = random.Random(2)
+    mine: Move | None = None
+    for match in range(3):
+        carried.new_match()
+        for _ in range(40):
+            theirs = bot.move(mine)
+            said = carried.exact()
+            assert said is None or said[0] == theirs
+            mine = rng.randrange(3)
+            carried.update(mine, theirs)
+    assert carried.exact() is None or carried.exact()[1] >= 40
+
+
 def test_counting_windows_share_only_within_one_half() -> None:
     """The two halves of one predictor count different real sides (a mirrored half is
     shown the histories swapped): offered the same pool, neither borrows the other's."""

@@ -70,6 +70,9 @@ class CarriedOver(WorksInOneHalf):
             self._inner = twin
             self._twin = None
             self._said = twin.predict()
+            # what the twin can say, as read of ``inner`` when this model was built
+            self._doubts = callable(getattr(twin, "doubt", None))
+            self._exacts = callable(getattr(twin, "exact", None))
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent: ``inner`` keeps everything it saw

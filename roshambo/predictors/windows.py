@@ -28,14 +28,20 @@ moves the opponent picks, keyed by the order in which the moves present entered 
 and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
 order in which the tied moves alone entered it, then to the tied moves alone, until a finer
-context is seen (as prediction by partial matching does, Cleary & Witten 1984). Billings
-1999, the "freqbot" family, with the window, the target and the tie rule left open; packed
-fields as in the ensemble's scores.
+context is seen (as prediction by partial matching does, Cleary & Witten 1984). It also
+keeps, a bit per window and target, those hit by every move since ``reset``: where all of
+them have a single leader (trailer) naming one move, that is the move an exact model of the
+opponent forces (see :meth:`CountingWindows.exact` and the ensemble's exact models), which
+needs no record: where a counter's window fills, the meta levels would keep following for a
+few rounds more the models that did as well until then (a count over the whole match).
+Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
+open; packed fields as in the ensemble's scores.
 """
 from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Callable
 
 from ..moves import Move
 from .base import TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source
@@ -116,6 +122,11 @@ class CountingWindows(WorksInOneHalf):
         self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
         self._lent = False  # whether another reads this one's counts (see share)
         self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
+        # the windows and targets hit every round since reset (see exact), a bit per field
+        # as in the records; the move they all force next, and how many such moves were played
+        self._consistent = self._both_ones
+        self._forced: Move | None = None
+        self._tests = 0
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent (see :mod:`.carried`): from here on
@@ -170,6 +181,10 @@ class CountingWindows(WorksInOneHalf):
                 scores, low = self._scores, self._low
                 scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
                 scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
+                if self._consistent:
+                    if their_move == self._forced:
+                        self._tests += 1
+                    self._consistent &= least << self._least_shift | most
             else:
                 if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
                     raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
@@ -210,9 +225,51 @@ class CountingWindows(WorksInOneHalf):
             positions.append(self._seen)
             if len(positions) > 2 * self.max_window:
                 del positions[:self.max_window]
+            self._forced = self._agreed() if self._consistent else None
         self._seen += 1
         self._prediction = self._predict()
         return self._prediction
+
+    @property
+    def exact(self) -> Callable[[], tuple[Move, int] | None] | None:
+        """:meth:`_exact`, or None for a predictor that borrows its counts (the owner says
+        the same), so that the ensemble asks one of them."""
+        return None if self._owner is not None else self._exact
+
+    def _exact(self) -> tuple[Move, int] | None:
+        """The move every window and target hit by every move of the side since ``reset``
+        forces (each one's count has a single leader, or trailer, and they all name the same
+        move), with how many such forced moves the side has played; None if they do not
+        all force one move, or none is left. A tie among the moves counted forces nothing:
+        the tie rule is not known. Against a random side, a window's forced moves are hit
+        one time in three."""
+        forced = self._forced
+        return None if forced is None or self._idle else (forced, self._tests)
+
+    def _agreed(self) -> Move | None:
+        """The move forced alike by every consistent window and target (see :meth:`_exact`),
+        from the counts just updated: the lowest consistent field names a candidate, and
+        every other one must have the same single leader (trailer)."""
+        consistent, shift = self._consistent, self._least_shift
+        counts, guard, ones = self._counts, self._guard, self._ones
+        target = None
+        for kind, fields in ((MOST, consistent & ((1 << shift) - 1)), (LEAST, consistent >> shift)):
+            if not fields:
+                continue
+            at = (fields & -fields).bit_length() - 1  # the lowest field's first bit
+            lowest = [(counts[m] >> at) & 0x7FFF for m in range(3)]
+            m = lowest.index(max(lowest) if kind == MOST else min(lowest))
+            if target is not None and m != target:
+                return None
+            a, b, c = counts[m], counts[(m + 1) % 3], counts[(m + 2) % 3]
+            if kind == MOST:  # a > b and a > c in every field: a - b - 1 keeps the guard bit
+                single = ((a | guard) - b - ones) & ((a | guard) - c - ones) & guard
+            else:
+                single = ((b | guard) - a - ones) & ((c | guard) - a - ones) & guard
+            if fields & ~(single >> GUARD_BIT):
+                return None
+            target = m
+        return None if target is None else (target + 1) % 3
 
     def _follow(self, hits: int) -> tuple[int, int]:
         """Count ``hits`` (a credit per window and target) into the records, keep them within

@@ -60,9 +60,9 @@ MAX_BODY: Final = 4096  # bytes: a move or a new game needs a few dozen
 DRAIN_LIMIT: Final = 1 << 20  # a too-large body up to this is read and dropped before the 413
 PAGE: Final = "web.html"
 RESULTS: Final = {1: "win", 0: "tie", -1: "loss"}
-CSV_COLUMNS: Final = ("round", "you", "ai", "result", "score_you", "score_ai", "ties",
-                      "family", "strategy", "window", "rotation", "record", "hedging", "cautious",
-                      "exact")
+# the belief behind the AI's move: empty cells in a round without one
+BELIEF_COLUMNS: Final = ("family", "strategy", "window", "rotation", "record", "hedging", "cautious", "exact")
+CSV_COLUMNS: Final = ("round", "you", "ai", "result", "score_you", "score_ai", "ties") + BELIEF_COLUMNS
 ACCEPTED_MOVES: Final = "R, P or S (any case), or rock, paper or scissors"
 
 Environ = dict[str, Any]
@@ -197,7 +197,7 @@ class Game:
             belief = played.belief
             about = (belief.family, belief.strategy, belief.window, belief.rotation,
                      f"{belief.score:.2f}", int(belief.hedging), int(belief.cautious), int(belief.exact)) \
-                if belief is not None else ("",) * 8
+                if belief is not None else ("",) * len(BELIEF_COLUMNS)
             writer.writerow((played.number, LETTERS[played.human], LETTERS[played.machine],
                              RESULTS[played.result], played.score.wins, played.score.losses,
                              played.score.ties, *about))

@@ -175,6 +175,21 @@ def test_the_csv_holds_every_round_and_the_belief(client: Client) -> None:
                                else str(answer["belief"][k]) for k in ("family", "strategy", "window", "rotation")]
 
 
+def test_the_csv_leaves_the_belief_empty_against_a_bot_that_has_none(client: Client) -> None:
+    """Against a zoo bot (no belief behind its moves), every row still has a cell per
+    column: the moves, result and score, then an empty cell per belief column."""
+    game = client.new_game("quincy")
+    answers = [client.move(game, move) for move in "RPS"]
+    assert all(answer["belief"] is None for answer in answers)
+    rows = client.call("GET", f"/api/games/{game}/csv")[2].decode().splitlines()  # type: ignore[union-attr]
+    assert rows[0].split(",") == list(CSV_COLUMNS) and len(rows) == 4
+    for row, answer in zip(rows[1:], answers):
+        cells = row.split(",")
+        assert len(cells) == len(CSV_COLUMNS)
+        assert cells[:4] == [str(answer["round"]), answer["you"], answer["ai"], answer["result"]]
+        assert cells[7:] == [""] * (len(CSV_COLUMNS) - 7)
+
+
 def test_delete_forgets_a_game(client: Client) -> None:
     game = client.new_game()
     assert client.call("DELETE", f"/api/games/{game}")[0] == 200

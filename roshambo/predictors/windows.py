@@ -29,11 +29,13 @@ and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
 order in which the tied moves alone entered it, then to the tied moves alone, until a finer
 context is seen (as prediction by partial matching does, Cleary & Witten 1984). It also
-keeps, a bit per window and target, those hit by every move since ``reset``: where all of
-them have a single leader (trailer) naming one move, that is the move an exact model of the
-opponent forces (see :meth:`CountingWindows.exact` and the ensemble's exact models), which
-needs no record: where a counter's window fills, the meta levels would keep following for a
-few rounds more the models that did as well until then (a count over the whole match).
+keeps, a bit per window and target, those hit by every move since ``reset``, and for each
+the fixed orders of the moves that named the beaten move first at every one of its ties:
+where all of them name one move (a single leader or trailer, or, tied, what every order
+still fitting the window names first), that is the move an exact model of the opponent
+forces (see :meth:`CountingWindows.exact` and the ensemble's exact models), which needs no
+record: where a counter's window fills, the meta levels would keep following for a few
+rounds more the models that did as well until then (a count over the whole match).
 Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
 open; packed fields as in the ensemble's scores.
 """
@@ -56,6 +58,10 @@ LEAD = 6  # hits (by default): no record falls further behind the best one
 MOST, LEAST = 0, 1
 FULL = 6  # a record's credit for a hit (with ``split_ties``: divided among the tied moves)
 MAX_LEAD = ((1 << GUARD_BIT) - 1 - FULL) // FULL  # a record reaches lead + 1 hits before it is lowered
+# the fixed orders of the moves a tie may be broken by, and for each whether x comes before y
+ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+AHEAD = tuple(tuple(tuple(order.index(x) < order.index(y) for y in range(3)) for x in range(3))
+              for order in ORDERS)
 
 
 class CountingWindows(WorksInOneHalf):
@@ -127,6 +133,9 @@ class CountingWindows(WorksInOneHalf):
         self._consistent = self._both_ones
         self._forced: Move | None = None
         self._tests = 0
+        # per fixed order, the fields (as above) at each of whose ties so far it named the
+        # move the side beat
+        self._orders = [self._both_ones] * len(ORDERS)
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent (see :mod:`.carried`): from here on
@@ -185,6 +194,16 @@ class CountingWindows(WorksInOneHalf):
                     if their_move == self._forced:
                         self._tests += 1
                     self._consistent &= least << self._least_shift | most
+                    # where the beaten move tied with another, an order naming that one first is out
+                    ties = ((tied_a >> GUARD_BIT, their_move), (tied_b >> GUARD_BIT, (their_move + 1) % 3))
+                    orders, shift = self._orders, self._least_shift
+                    for k, ahead in enumerate(AHEAD):
+                        out = 0
+                        for tied, other in ties:
+                            if ahead[other][target]:
+                                out |= tied
+                        if out:
+                            orders[k] &= ~(out << shift | out)
             else:
                 if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
                     raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
@@ -238,18 +257,60 @@ class CountingWindows(WorksInOneHalf):
 
     def _exact(self) -> tuple[Move, int] | None:
         """The move every window and target hit by every move of the side since ``reset``
-        forces (each one's count has a single leader, or trailer, and they all name the same
-        move), with how many such forced moves the side has played; None if they do not
-        all force one move, or none is left. A tie among the moves counted forces nothing:
-        the tie rule is not known. Against a random side, a window's forced moves are hit
-        one time in three."""
+        forces, with how many such forced moves the side has played; None if they do not
+        all force one move, or none is left. A window forces its single leader (trailer);
+        where its counts tie, the move that every fixed order still fitting its ties names
+        first, and nothing if no order fits (a tie rule such as the first seen, which a few
+        ties can fit by chance: the order that names the next such tie wrongly is out).
+        Against a random side, a window's forced moves are hit one time in three."""
         forced = self._forced
         return None if forced is None or self._idle else (forced, self._tests)
 
     def _agreed(self) -> Move | None:
         """The move forced alike by every consistent window and target (see :meth:`_exact`),
-        from the counts just updated: the lowest consistent field names a candidate, and
-        every other one must have the same single leader (trailer)."""
+        from the counts just updated: at once where each has a single leader (trailer),
+        else by the fixed orders still fitting the tied ones."""
+        forced = self._agreed_single()
+        return forced if forced is not None else self._agreed_at_ties()
+
+    def _agreed_at_ties(self) -> Move | None:
+        """The move m, if any, leading (trailing) every consistent field's counts, alone or
+        tied, where every tied field has some fixed order still fitting its ties and each
+        such order names m first among the moves tied there."""
+        consistent, shift = self._consistent, self._least_shift
+        counts, guard, ones = self._counts, self._guard, self._ones
+        window_fields = (1 << shift) - 1
+        for m in range(3):
+            u, v = (m + 1) % 3, (m + 2) % 3
+            a, b, c = counts[m] | guard, counts[u], counts[v]
+            # per field: m ties u (v), m is at least (more than) both: the guard bit survives x - y iff x >= y
+            tie_u = ((a - b) & ((b | guard) - counts[m]) & guard) >> GUARD_BIT
+            tie_v = ((a - c) & ((c | guard) - counts[m]) & guard) >> GUARD_BIT
+            most_at = ((a - b) & (a - c) & guard) >> GUARD_BIT
+            least_at = (((b | guard) - counts[m]) & ((c | guard) - counts[m]) & guard) >> GUARD_BIT
+            named = True
+            for fields, at, down in ((consistent & window_fields, most_at, 0), (consistent >> shift, least_at, shift)):
+                tied = fields & (tie_u | tie_v)
+                if fields & ~at or not named:
+                    named = False
+                    break
+                fitting = 0
+                for k, ahead in enumerate(AHEAD):
+                    alive = (self._orders[k] >> down) & tied
+                    fitting |= alive
+                    if alive & ((tie_u if ahead[u][m] else 0) | (tie_v if ahead[v][m] else 0)):
+                        named = False
+                        break
+                if tied & ~fitting:
+                    named = False
+            if named:
+                return (m + 1) % 3
+        return None
+
+    def _agreed_single(self) -> Move | None:
+        """The move forced alike by every consistent window and target where each has a
+        single leader (trailer): the lowest consistent field names a candidate, and every
+        other one must have the same single leader (trailer)."""
         consistent, shift = self._consistent, self._least_shift
         counts, guard, ones = self._counts, self._guard, self._ones
         target = None

@@ -278,7 +278,7 @@ class CountingWindows(WorksInOneHalf):
         tied, where every tied field has some fixed order still fitting its ties and each
         such order names m first among the moves tied there."""
         consistent, shift = self._consistent, self._least_shift
-        counts, guard, ones = self._counts, self._guard, self._ones
+        counts, guard = self._counts, self._guard
         window_fields = (1 << shift) - 1
         for m in range(3):
             u, v = (m + 1) % 3, (m + 2) % 3
@@ -288,22 +288,19 @@ class CountingWindows(WorksInOneHalf):
             tie_v = ((a - c) & ((c | guard) - counts[m]) & guard) >> GUARD_BIT
             most_at = ((a - b) & (a - c) & guard) >> GUARD_BIT
             least_at = (((b | guard) - counts[m]) & ((c | guard) - counts[m]) & guard) >> GUARD_BIT
-            named = True
             for fields, at, down in ((consistent & window_fields, most_at, 0), (consistent >> shift, least_at, shift)):
                 tied = fields & (tie_u | tie_v)
-                if fields & ~at or not named:
-                    named = False
-                    break
                 fitting = 0
-                for k, ahead in enumerate(AHEAD):
-                    alive = (self._orders[k] >> down) & tied
+                for ahead, order_fields in zip(AHEAD, self._orders):
+                    alive = (order_fields >> down) & tied
                     fitting |= alive
                     if alive & ((tie_u if ahead[u][m] else 0) | (tie_v if ahead[v][m] else 0)):
-                        named = False
-                        break
-                if tied & ~fitting:
-                    named = False
-            if named:
+                        break  # an order still fitting this tie names another move first
+                else:
+                    if not fields & ~at and not tied & ~fitting:
+                        continue  # m leads (trails) every field, and every tie names it
+                break
+            else:
                 return (m + 1) % 3
         return None
 

@@ -1507,11 +1507,14 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
                             max_window: int) -> tuple[Move, int] | None:
     """What ``CountingWindows.exact`` should say after these rounds, found by rescanning them:
     the windows (1 to ``max_window``, and the whole match) and targets (most, least) that
-    every scored move has hit (beaten a move leading, or trailing, that window's counts of
-    ``ours`` before it, ties included), and for each the fixed orders of the moves that
-    named the move beaten first at every one of its ties; the move they all force, where
-    each names one (its single leader or trailer, or, tied, what every order still fitting
-    it names first, at least one fitting); and how many moves so forced were played."""
+    every scored move since the last round none was left has hit (beaten a move leading, or
+    trailing, that window's counts of ``ours`` before it, ties included), and for each the
+    fixed orders of the moves that named the move beaten first at every one of its ties
+    since then; the move they all force, where at least one names one and the others name
+    it or tie it (a single leader or trailer names it; a tied field, what every order still
+    fitting it names first, and none if no order fits, but the move named must be among its
+    tied ones); and how many moves so forced were played since the last forced move that
+    was not."""
     windows = list(range(1, max_window + 1)) + [None]
     orders = list(itertools.permutations(range(3)))
 
@@ -1524,20 +1527,24 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
     def first(order: tuple[int, ...], tied: list[Move]) -> Move:
         return next(m for m in order if m in tied)
 
-    fitting = {(w, most): set(orders) for w in windows for most in (True, False)}
+    def every_field() -> dict[tuple[int | None, bool], set[tuple[int, ...]]]:
+        return {(w, most): set(orders) for w in windows for most in (True, False)}
+
+    fitting = every_field()
 
     def forced(t: int) -> Move | None:
-        named = set()
+        named, allowed = set(), {0, 1, 2}
         for (w, most), alive in fitting.items():
             tied = tied_of(w, most, t)
-            if len(tied) > 1 and not alive:
-                return None
+            allowed &= {(m + 1) % 3 for m in tied}
             named.update((first(order, tied) + 1) % 3 for order in (alive if len(tied) > 1 else orders[:1]))
-        return named.pop() if len(named) == 1 else None
+        return named.pop() if len(named) == 1 and named <= allowed else None
 
     tests = 0
     for i in range(1, len(ours)):
-        tests += forced(i) == theirs[i]
+        said = forced(i)
+        if said is not None:
+            tests = tests + 1 if said == theirs[i] else 0
         target = (theirs[i] - 1) % 3
         for (w, most), alive in list(fitting.items()):
             tied = tied_of(w, most, i)
@@ -1545,7 +1552,9 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
                 del fitting[w, most]
             else:
                 fitting[w, most] = {order for order in alive if first(order, tied) == target}
-    move = forced(len(ours)) if fitting else None
+        if not fitting:
+            fitting, tests = every_field(), 0
+    move = forced(len(ours))
     return None if move is None else (move, tests)
 
 
@@ -1559,14 +1568,14 @@ def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent:
     """``exact()`` is, after every round, what a rescan of the whole history finds (see
     windows_exact_by_rescan): against counters of our moves it names their next move in most
     rounds, and never wrongly if it breaks ties by a fixed order (at a tie, it names a move
-    once the orders fitting every tie so far agree); against random moves, or once a noisy
-    counter's first random move has missed, nothing."""
+    once the orders fitting every tie so far agree); against random moves, windows that fit
+    them by chance soon miss, so its tests stay few."""
     rng = random.Random(opponent)
     bot = None if opponent == "random" else make_relative(opponent, random.Random(3))
     predictor = CountingWindows("mine", max_window=12)
     ours: list[Move] = []
     theirs: list[Move] = []
-    named = wrong = 0
+    named = wrong = most_tests = 0
     mine: Move | None = None
     for t in range(60):
         their = rng.randrange(3) if bot is None else bot.move(mine)
@@ -1574,6 +1583,7 @@ def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent:
         if said is not None:
             named += 1
             wrong += said[0] != their
+            most_tests = max(most_tests, said[1])
         mine = rng.randrange(3)
         ours.append(mine)
         theirs.append(their)
@@ -1585,7 +1595,40 @@ def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent:
         fixed = "tie=first" not in opponent and "tie=last" not in opponent
         assert named >= 10 and wrong <= (0 if fixed else 6), (named, wrong)
     if bot is None:
-        assert predictor.exact() is None
+        assert most_tests < 3, most_tests
+
+
+@pytest.mark.parametrize("before", ["random", "counter:window=4,target=most,tie=RPS",
+                                    "counter:window=9,target=least,tie=PSR", "cycle:pattern=RPSSP"])
+@pytest.mark.parametrize("seed", range(3))
+def test_counting_windows_exact_starts_over_when_every_window_has_missed(before: str, seed: int) -> None:
+    """Once every window and target has missed, each starts over: a counter that takes over
+    from another opponent (a switcher's next member, the next opponent of a carried match)
+    is named with five tests within a few rounds of its first move, and from 50 rounds after
+    the change in most rounds (at its ties, once its order is told apart from the others'),
+    never wrongly (it breaks ties by a fixed order). A model tested before the
+    change, or a window that fitted the other opponent and the counter's first moves by
+    chance, misses once, and is out."""
+    rng = random.Random(seed)
+    first = None if before == "random" else make_relative(before, random.Random(seed))
+    then = make_relative("counter:window=9,target=least,tie=SPR", random.Random(seed))
+    predictor = CountingWindows("mine", max_window=16)
+    mine: Move | None = None
+    tested_from = None
+    wrong = settled = 0
+    for t in range(300):
+        theirs = then.move(mine)  # it sees every move, as a switcher's members do
+        if t < 100:
+            theirs = rng.randrange(3) if first is None else first.move(mine)
+        said = predictor.exact()
+        if t >= 100 and said is not None and said[1] >= 5:
+            tested_from = t if tested_from is None else tested_from
+            wrong += said[0] != theirs
+            settled += t >= 150 and said[0] == theirs
+        mine = rng.randrange(3)
+        predictor.update(mine, theirs)
+    assert tested_from is not None and tested_from < 130 and wrong <= 1 and settled >= 100, (
+        tested_from, wrong, settled)
 
 
 @pytest.mark.parametrize("tie", ["RPS", "SPR", "PSR"])
@@ -1615,7 +1658,7 @@ def test_counting_windows_exact_names_a_counters_ties_by_its_order(tie: str) -> 
 def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     """Of two counting windows sharing counts, only the owner offers ``exact`` (the borrower
     would say the same), so the ensemble asks one; idle in its other half, it says nothing;
-    carried over, the windows' exact model spans every match since ``reset``."""
+    carried over, the windows' exact model spans matches (see the comments below)."""
     from roshambo.ensemble import Ensemble
     from roshambo.predictors.carried import CarriedOver
 
@@ -1633,20 +1676,35 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     asked = {names[i] for i, _ in ensemble._exacts}
     assert "windows64-mine" in asked and "windows64-mine-lead48-split" not in asked
 
-    bot = make_relative("counter:window=4,target=most,tie=RPS")
-    carried = CarriedOver(CountingWindows("mine", 16, half="direct"))
-    carried.share({}, False)
-    rng = random.Random(2)
-    mine: Move | None = None
-    for match in range(3):
-        carried.new_match()
-        for _ in range(40):
-            theirs = bot.move(mine)
-            said = carried.exact()
-            assert said is None or said[0] == theirs
-            mine = rng.randrange(3)
-            carried.update(mine, theirs)
-    assert carried.exact() is None or carried.exact()[1] >= 40
+    def carried_tests(first: str) -> list[int]:
+        """The exact model's tests before each of 3 x 40 rounds, carried over, against a
+        counter of our last 4 moves, or in the first match ``first`` ("random") moves."""
+        bot = make_relative("counter:window=4,target=most,tie=RPS")
+        carried = CarriedOver(CountingWindows("mine", 16, half="direct"))
+        carried.share({}, False)
+        rng = random.Random(2)
+        mine: Move | None = None
+        tests = []
+        for match in range(3):
+            carried.new_match()
+            for _ in range(40):
+                theirs = bot.move(mine)
+                if first == "random" and match == 0:
+                    theirs = rng.randrange(3)
+                said = carried.exact()
+                assert said is None or said[1] < 5 or said[0] == theirs
+                tests.append(0 if said is None else said[1])
+                mine = rng.randrange(3)
+                carried.update(mine, theirs)
+        return tests
+
+    # fitted since reset, the model counts its tests on from a new match's first move
+    same = carried_tests("counter")
+    assert max(same[:40]) >= 20 and same[40] >= max(same[:40]) and same[80] >= max(same[40:80]), same
+    # found after every window missed (the opponent has changed before), its tests start
+    # over in a new match, the windows kept
+    found = carried_tests("random")
+    assert max(found[40:80]) >= 20 and found[80] == 0 and max(found[80:]) >= 20, found
 
 
 def test_counting_windows_share_only_within_one_half() -> None:

@@ -29,13 +29,17 @@ and by which tied move was seen last (a fixed order, the first seen as
 ``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
 order in which the tied moves alone entered it, then to the tied moves alone, until a finer
 context is seen (as prediction by partial matching does, Cleary & Witten 1984). It also
-keeps, a bit per window and target, those hit by every move since ``reset``, and for each
-the fixed orders of the moves that named the beaten move first at every one of its ties:
-where all of them name one move (a single leader or trailer, or, tied, what every order
-still fitting the window names first), that is the move an exact model of the opponent
-forces (see :meth:`CountingWindows.exact` and the ensemble's exact models), which needs no
-record: where a counter's window fills, the meta levels would keep following for a few
-rounds more the models that did as well until then (a count over the whole match).
+keeps, a bit per window and target, those hit by every move since the last round none was
+left (then all start over: the counts are of moves we know, so any window can be a model
+from any round on), and for each the fixed orders of the moves that named the beaten move
+first at every one of its ties: where those that name a move all name one (a single leader
+or trailer, or, tied, what every order still fitting the window names first; a tied window
+that no order fits names none, but must tie the move named), that is the move an exact
+model of the opponent forces (see :meth:`CountingWindows.exact` and the ensemble's exact
+models), which needs no record: where a counter's window fills, the meta levels would keep
+following for a few rounds more the models that did as well until then (a count over the
+whole match), and a counter that takes over from another opponent (a switcher's next
+member) is named as soon as the windows that fitted the one before have missed.
 Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
 open; packed fields as in the ensemble's scores.
 """
@@ -62,6 +66,10 @@ MAX_LEAD = ((1 << GUARD_BIT) - 1 - FULL) // FULL  # a record reaches lead + 1 hi
 ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 AHEAD = tuple(tuple(tuple(order.index(x) < order.index(y) for y in range(3)) for x in range(3))
               for order in ORDERS)
+# per move beaten and fixed order, which of the moves that may tie with it the order names
+# before it: 1 the move that beats it (their move), 2 the one after, 3 both
+NAMED_BEFORE = tuple(tuple(AHEAD[k][(t + 1) % 3][t] | AHEAD[k][(t + 2) % 3][t] << 1 for k in range(len(ORDERS)))
+                     for t in range(3))
 
 
 class CountingWindows(WorksInOneHalf):
@@ -100,6 +108,7 @@ class CountingWindows(WorksInOneHalf):
         self._windows = (1 << self._whole_shift) - 1  # the windows' fields, not the whole's
         self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
         self._window_ones = self._ones & self._windows  # one in every window's field
+        self._window_fields = (1 << self._least_shift) - 1  # MOST's fields, a record's or a bit's
         self._both_ones = self._ones << self._least_shift | self._ones  # a field per window and target
         self._both_guard = self._both_ones << GUARD_BIT
         self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
@@ -128,21 +137,33 @@ class CountingWindows(WorksInOneHalf):
         self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
         self._lent = False  # whether another reads this one's counts (see share)
         self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
-        # the windows and targets hit every round since reset (see exact), a bit per field
-        # as in the records; the move they all force next, and how many such moves were played
+        # the windows and targets hit every round since the last round none was (see exact), a
+        # bit per field as in the records; the move they force next, and how many such moves
+        # were played since a forced move was not
         self._consistent = self._both_ones
         self._forced: Move | None = None
         self._tests = 0
+        self._restarted = False  # whether every window has missed at some round since reset
         # per fixed order, the fields (as above) at each of whose ties so far it named the
         # move the side beat
         self._orders = [self._both_ones] * len(ORDERS)
+        # per pair of moves x, y (at 3x + y), the guard bits of the fields where x's count is
+        # at least y's (see _agreed): with no moves counted, every field
+        self._at_least = (self._guard,) * 9
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent (see :mod:`.carried`): from here on
         the window followed is the best decayed score's, rescanned when it misses, since a
         lead in the records earned against the last opponent would hold for six hits; the
-        counts, the tie contexts and the decayed scores are kept."""
+        counts, the tie contexts and the decayed scores are kept, and so are the windows every
+        move has hit. Their tests count on if they have fitted every move since ``reset`` (as
+        far as we can tell, one opponent all along); if they were found after every window
+        had missed (the opponent has changed before), their tests start over: else a model of
+        the last opponent would be followed outright in the first rounds against the next (in
+        the fCC harness, quincy after kris, whose first moves fit it by chance)."""
         self._decayed_choice = True
+        if self._restarted:
+            self._tests = 0
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         """Idle in the half this predictor does not work in; in the other, borrow the counts
@@ -177,11 +198,10 @@ class CountingWindows(WorksInOneHalf):
             target = (their_move - 1) % 3
             if owner is None:
                 # score every window: did their move beat a move leading (trailing) its counts?
-                counts, guard = self._counts, self._guard
-                beaten, a, b = counts[target], counts[their_move], counts[(their_move + 1) % 3]
-                guarded = beaten | guard  # a guard bit per field: it survives x - y iff x >= y
-                over_a, over_b = (guarded - a) & guard, (guarded - b) & guard
-                under_a, under_b = ((a | guard) - beaten) & guard, ((b | guard) - beaten) & guard
+                # the counts' comparisons, made for the exact model when they were last updated
+                at_least, other = self._at_least, (their_move + 1) % 3
+                over_a, over_b = at_least[3 * target + their_move], at_least[3 * target + other]
+                under_a, under_b = at_least[3 * their_move + target], at_least[3 * other + target]
                 most = (over_a & over_b) >> GUARD_BIT
                 least = (under_a & under_b) >> GUARD_BIT
                 tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
@@ -190,20 +210,27 @@ class CountingWindows(WorksInOneHalf):
                 scores, low = self._scores, self._low
                 scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
                 scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
-                if self._consistent:
-                    if their_move == self._forced:
-                        self._tests += 1
-                    self._consistent &= least << self._least_shift | most
-                    # where the beaten move tied with another, an order naming that one first is out
-                    ties = ((tied_a >> GUARD_BIT, their_move), (tied_b >> GUARD_BIT, (their_move + 1) % 3))
-                    orders, shift = self._orders, self._least_shift
-                    for k, ahead in enumerate(AHEAD):
-                        out = 0
-                        for tied, other in ties:
-                            if ahead[other][target]:
-                                out |= tied
-                        if out:
-                            orders[k] &= ~(out << shift | out)
+                if their_move == self._forced:
+                    self._tests += 1
+                elif self._forced is not None:
+                    self._tests = 0  # the model failed (tied fields that named none may remain)
+                shift = self._least_shift
+                self._consistent = consistent = self._consistent & (least << shift | most)
+                # where the beaten move tied with another in a consistent field, an order naming
+                # that one first is out (the others' orders start over with them)
+                live = (consistent | consistent >> shift) & self._window_fields
+                tie_a, tie_b = (tied_a >> GUARD_BIT) & live, (tied_b >> GUARD_BIT) & live
+                if tie_a | tie_b:
+                    orders = self._orders
+                    tie_a, tie_b = tie_a << shift | tie_a, tie_b << shift | tie_b
+                    outs = (0, tie_a, tie_b, tie_a | tie_b)
+                    for k, code in enumerate(NAMED_BEFORE[target]):
+                        if code:
+                            orders[k] &= ~outs[code]
+                if not consistent:  # every window missed: each starts over from here
+                    self._consistent, self._tests = self._both_ones, 0
+                    self._restarted = True
+                    self._orders = [self._both_ones] * len(ORDERS)
             else:
                 if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
                     raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
@@ -244,7 +271,7 @@ class CountingWindows(WorksInOneHalf):
             positions.append(self._seen)
             if len(positions) > 2 * self.max_window:
                 del positions[:self.max_window]
-            self._forced = self._agreed() if self._consistent else None
+            self._forced = self._agreed()
         self._seen += 1
         self._prediction = self._predict()
         return self._prediction
@@ -256,78 +283,78 @@ class CountingWindows(WorksInOneHalf):
         return None if self._owner is not None else self._exact
 
     def _exact(self) -> tuple[Move, int] | None:
-        """The move every window and target hit by every move of the side since ``reset``
-        forces, with how many such forced moves the side has played; None if they do not
-        all force one move, or none is left. A window forces its single leader (trailer);
-        where its counts tie, the move that every fixed order still fitting its ties names
-        first, and nothing if no order fits (a tie rule such as the first seen, which a few
-        ties can fit by chance: the order that names the next such tie wrongly is out).
-        Against a random side, a window's forced moves are hit one time in three."""
+        """The move the windows and targets hit by every move of the side since the last
+        round none was force, with how many such forced moves the side has played since one
+        was not; None if those that name a move do not all name one. A window names its
+        single leader (trailer); where its counts tie, the move that every fixed order still
+        fitting its ties names first, and none if no order fits (a tie rule such as the first
+        seen, which a few ties can fit by chance: the order that names the next such tie
+        wrongly is out), though the move named must be among its tied ones. Against a random
+        side, a window's forced moves are hit one time in three, and every window has missed
+        within a few rounds, when all start over: five tests running are rare (see
+        docs/benchmarks.md)."""
         forced = self._forced
         return None if forced is None or self._idle else (forced, self._tests)
 
     def _agreed(self) -> Move | None:
         """The move forced alike by every consistent window and target (see :meth:`_exact`),
-        from the counts just updated: at once where each has a single leader (trailer),
-        else by the fixed orders still fitting the tied ones."""
-        forced = self._agreed_single()
-        return forced if forced is not None else self._agreed_at_ties()
-
-    def _agreed_at_ties(self) -> Move | None:
-        """The move m, if any, leading (trailing) every consistent field's counts, alone or
-        tied, where every tied field has some fixed order still fitting its ties and each
-        such order names m first among the moves tied there."""
-        consistent, shift = self._consistent, self._least_shift
-        counts, guard = self._counts, self._guard
-        window_fields = (1 << shift) - 1
+        from the counts just updated: the move m, if any, leading (trailing) every such field
+        that names a move, where a field names its single leader (trailer) or, where its
+        counts tie, the move every fixed order still fitting its ties names first; a tied
+        field that no order fits names none (a tie rule such as the first seen, or a window
+        hit by chance where any of the tied moves would do), but m must be among its tied
+        moves. At least one field names m."""
+        consistent, shift, guard = self._consistent, self._least_shift, self._guard
+        most_fields, least_fields = consistent & self._window_fields, consistent >> shift
+        # per pair of moves x, y (at 3x + y): the fields where x's count is at least y's, by
+        # the guard bit, which survives x - y iff x >= y (the next round's scoring reads them)
+        c0, c1, c2 = self._counts
+        g0, g1, g2 = c0 | guard, c1 | guard, c2 | guard
+        self._at_least = at_least = (guard, (g0 - c1) & guard, (g0 - c2) & guard,
+                                     (g1 - c0) & guard, guard, (g1 - c2) & guard,
+                                     (g2 - c0) & guard, (g2 - c1) & guard, guard)
+        ge = [mask >> GUARD_BIT for mask in at_least]
+        equal = (ge[1] & ge[3], ge[5] & ge[7], ge[6] & ge[2])  # 0 and 1 tie, 1 and 2, 2 and 0
+        per_move = []  # per candidate m: where it ties the next move, the one after, leads, trails
+        named = -1  # the only move some field has as its single leader (trailer)
+        single_most = single_least = 0
         for m in range(3):
             u, v = (m + 1) % 3, (m + 2) % 3
-            a, b, c = counts[m] | guard, counts[u], counts[v]
-            # per field: m ties u (v), m is at least (more than) both: the guard bit survives x - y iff x >= y
-            tie_u = ((a - b) & ((b | guard) - counts[m]) & guard) >> GUARD_BIT
-            tie_v = ((a - c) & ((c | guard) - counts[m]) & guard) >> GUARD_BIT
-            most_at = ((a - b) & (a - c) & guard) >> GUARD_BIT
-            least_at = (((b | guard) - counts[m]) & ((c | guard) - counts[m]) & guard) >> GUARD_BIT
-            for fields, at, down in ((consistent & window_fields, most_at, 0), (consistent >> shift, least_at, shift)):
-                tied = fields & (tie_u | tie_v)
-                fitting = 0
+            tie_u, tie_v = equal[m], equal[v]
+            most_at, least_at = ge[3 * m + u] & ge[3 * m + v], ge[3 * u + m] & ge[3 * v + m]
+            alone = ~(tie_u | tie_v)
+            s_most, s_least = most_fields & most_at & alone, least_fields & least_at & alone
+            if s_most | s_least:
+                if named >= 0:
+                    return None  # two fields name different moves
+                named = m
+                single_most, single_least = s_most, s_least
+            per_move.append((tie_u, tie_v, most_at, least_at))
+        fitted = 0  # the fields some order still fits
+        for order_fields in self._orders:
+            fitted |= order_fields
+        speaking = (most_fields & (single_most | fitted), least_fields & (single_least | fitted >> shift))
+        if not (speaking[MOST] | speaking[LEAST]):
+            return None
+        for m in ((named,) if named >= 0 else range(3)):
+            u, v = (m + 1) % 3, (m + 2) % 3
+            tie_u, tie_v, most_at, least_at = per_move[m]
+            if most_fields & ~most_at or least_fields & ~least_at:
+                continue  # a field names another move, or m is not among those it ties
+            for fields, down in ((speaking[MOST], 0), (speaking[LEAST], shift)):
+                tied_u, tied_v = fields & tie_u, fields & tie_v
+                if not (tied_u | tied_v):
+                    continue
                 for ahead, order_fields in zip(AHEAD, self._orders):
-                    alive = (order_fields >> down) & tied
-                    fitting |= alive
-                    if alive & ((tie_u if ahead[u][m] else 0) | (tie_v if ahead[v][m] else 0)):
-                        break  # an order still fitting this tie names another move first
+                    # an order still fitting a tie here that names the other move first
+                    if (order_fields >> down) & ((tied_u if ahead[u][m] else 0) | (tied_v if ahead[v][m] else 0)):
+                        break
                 else:
-                    if not fields & ~at and not tied & ~fitting:
-                        continue  # m leads (trails) every field, and every tie names it
+                    continue
                 break
             else:
-                return (m + 1) % 3
+                return u
         return None
-
-    def _agreed_single(self) -> Move | None:
-        """The move forced alike by every consistent window and target where each has a
-        single leader (trailer): the lowest consistent field names a candidate, and every
-        other one must have the same single leader (trailer)."""
-        consistent, shift = self._consistent, self._least_shift
-        counts, guard, ones = self._counts, self._guard, self._ones
-        target = None
-        for kind, fields in ((MOST, consistent & ((1 << shift) - 1)), (LEAST, consistent >> shift)):
-            if not fields:
-                continue
-            at = (fields & -fields).bit_length() - 1  # the lowest field's first bit
-            lowest = [(counts[m] >> at) & 0x7FFF for m in range(3)]
-            m = lowest.index(max(lowest) if kind == MOST else min(lowest))
-            if target is not None and m != target:
-                return None
-            a, b, c = counts[m], counts[(m + 1) % 3], counts[(m + 2) % 3]
-            if kind == MOST:  # a > b and a > c in every field: a - b - 1 keeps the guard bit
-                single = ((a | guard) - b - ones) & ((a | guard) - c - ones) & guard
-            else:
-                single = ((b | guard) - a - ones) & ((c | guard) - a - ones) & guard
-            if fields & ~(single >> GUARD_BIT):
-                return None
-            target = m
-        return None if target is None else (target + 1) % 3
 
     def _follow(self, hits: int) -> tuple[int, int]:
         """Count ``hits`` (a credit per window and target) into the records, keep them within

@@ -1514,7 +1514,7 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
     it or tie it (a single leader or trailer names it; a tied field, what every order still
     fitting it names first, and none if no order fits, but the move named must be among its
     tied ones); and how many moves so forced were played since the last forced move that
-    was not."""
+    was not, less floor(log9(1 + r)) after r rounds where no field was left."""
     windows = list(range(1, max_window + 1)) + [None]
     orders = list(itertools.permutations(range(3)))
 
@@ -1540,7 +1540,7 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
             named.update((first(order, tied) + 1) % 3 for order in (alive if len(tied) > 1 else orders[:1]))
         return named.pop() if len(named) == 1 and named <= allowed else None
 
-    tests = 0
+    tests = restarts = 0
     for i in range(1, len(ours)):
         said = forced(i)
         if said is not None:
@@ -1554,8 +1554,12 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
                 fitting[w, most] = {order for order in alive if first(order, tied) == target}
         if not fitting:
             fitting, tests = every_field(), 0
+            restarts += 1
     move = forced(len(ours))
-    return None if move is None else (move, tests)
+    handicap = 0
+    while 9 ** (handicap + 1) <= 1 + restarts:
+        handicap += 1
+    return None if move is None else (move, tests - handicap)
 
 
 @pytest.mark.parametrize("opponent", ["counter:window=3,target=most,tie=SPR",
@@ -1704,7 +1708,7 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     # found after every window missed (the opponent has changed before), its tests start
     # over in a new match, the windows kept
     found = carried_tests("random")
-    assert max(found[40:80]) >= 20 and found[80] == 0 and max(found[80:]) >= 20, found
+    assert max(found[40:80]) >= 20 and found[80] <= 0 and max(found[80:]) >= 20, found
 
 
 def test_counting_windows_share_only_within_one_half() -> None:

@@ -39,7 +39,8 @@ model of the opponent forces (see :meth:`CountingWindows.exact` and the ensemble
 models), which needs no record: where a counter's window fills, the meta levels would keep
 following for a few rounds more the models that did as well until then (a count over the
 whole match), and a counter that takes over from another opponent (a switcher's next
-member) is named as soon as the windows that fitted the one before have missed.
+member) is named as soon as the windows that fitted the one before have missed, after a
+test more for each ninefold of such starts (each is another chance of a fit by luck).
 Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
 open; packed fields as in the ensemble's scores.
 """
@@ -143,7 +144,11 @@ class CountingWindows(WorksInOneHalf):
         self._consistent = self._both_ones
         self._forced: Move | None = None
         self._tests = 0
-        self._restarted = False  # whether every window has missed at some round since reset
+        # how often every window has missed since reset, and the tests a model found since the
+        # last such round must pass beyond one fitted since reset: one more for each ninefold
+        # of searches (see _exact)
+        self._restarts = self._handicap = 0
+        self._next_handicap = 8  # the restarts at which the handicap next rises: 9 ** (h + 1) - 1
         # per fixed order, the fields (as above) at each of whose ties so far it named the
         # move the side beat
         self._orders = [self._both_ones] * len(ORDERS)
@@ -162,7 +167,7 @@ class CountingWindows(WorksInOneHalf):
         the last opponent would be followed outright in the first rounds against the next (in
         the fCC harness, quincy after kris, whose first moves fit it by chance)."""
         self._decayed_choice = True
-        if self._restarted:
+        if self._restarts:
             self._tests = 0
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
@@ -229,7 +234,10 @@ class CountingWindows(WorksInOneHalf):
                             orders[k] &= ~outs[code]
                 if not consistent:  # every window missed: each starts over from here
                     self._consistent, self._tests = self._both_ones, 0
-                    self._restarted = True
+                    self._restarts += 1
+                    if self._restarts == self._next_handicap:
+                        self._handicap += 1
+                        self._next_handicap = 9 * self._next_handicap + 8
                     self._orders = [self._both_ones] * len(ORDERS)
             else:
                 if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
@@ -285,16 +293,21 @@ class CountingWindows(WorksInOneHalf):
     def _exact(self) -> tuple[Move, int] | None:
         """The move the windows and targets hit by every move of the side since the last
         round none was force, with how many such forced moves the side has played since one
-        was not; None if those that name a move do not all name one. A window names its
+        was not (less a handicap, below); None if those that name a move do not all name one. A window names its
         single leader (trailer); where its counts tie, the move that every fixed order still
         fitting its ties names first, and none if no order fits (a tie rule such as the first
         seen, which a few ties can fit by chance: the order that names the next such tie
         wrongly is out), though the move named must be among its tied ones. Against a random
         side, a window's forced moves are hit one time in three, and every window has missed
         within a few rounds, when all start over: five tests running are rare (see
-        docs/benchmarks.md)."""
+        docs/benchmarks.md). But each start is another search, and another chance that some
+        window fits by luck, so the tests count one less for each ninefold of them: after r
+        starts since ``reset``, floor(log9(1 + r)) less. A side that models our moves (a copy
+        of our engine) is fitted for five tests now and then, and beats the move we then
+        follow outright; one less for each threefold would cost a switcher's next counter
+        a game a match as well (see docs/benchmarks.md)."""
         forced = self._forced
-        return None if forced is None or self._idle else (forced, self._tests)
+        return None if forced is None or self._idle else (forced, self._tests - self._handicap)
 
     def _agreed(self) -> Move | None:
         """The move forced alike by every consistent window and target (see :meth:`_exact`),

@@ -1706,7 +1706,7 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     same = carried_tests("counter")
     assert max(same[:40]) >= 20 and same[40] >= max(same[:40]) and same[80] >= max(same[40:80]), same
     # found after every window missed (the opponent has changed before), its tests start
-    # over in a new match, the windows kept
+    # over in a new match (less the handicap of the searches so far), the windows kept
     found = carried_tests("random")
     assert max(found[40:80]) >= 20 and found[80] <= 0 and max(found[80:]) >= 20, found
 

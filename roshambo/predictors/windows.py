@@ -291,21 +291,21 @@ class CountingWindows(WorksInOneHalf):
         return None if self._owner is not None else self._exact
 
     def _exact(self) -> tuple[Move, int] | None:
-        """The move the windows and targets hit by every move of the side since the last
-        round none was force, with how many such forced moves the side has played since one
-        was not (less a handicap, below); None if those that name a move do not all name one. A window names its
+        """The move the windows and targets hit by every move of the side since the last round none
+        was force, with how many such forced moves the side has played since one was not (less a
+        handicap, below); None if those that name a move do not all name one. A window names its
         single leader (trailer); where its counts tie, the move that every fixed order still
         fitting its ties names first, and none if no order fits (a tie rule such as the first
-        seen, which a few ties can fit by chance: the order that names the next such tie
-        wrongly is out), though the move named must be among its tied ones. Against a random
-        side, a window's forced moves are hit one time in three, and every window has missed
-        within a few rounds, when all start over: five tests running are rare (see
-        docs/benchmarks.md). But each start is another search, and another chance that some
-        window fits by luck, so the tests count one less for each ninefold of them: after r
-        starts since ``reset``, floor(log9(1 + r)) less. A side that models our moves (a copy
-        of our engine) is fitted for five tests now and then, and beats the move we then
-        follow outright; one less for each threefold would cost a switcher's next counter
-        a game a match as well (see docs/benchmarks.md)."""
+        seen, which a few ties can fit by chance: the order that names the next such tie wrongly
+        is out), though the move named must be among its tied ones. Against a random side, a
+        window's forced moves are hit one time in three, and every window has missed within a
+        few rounds, when all start over: five tests running are rare (see docs/benchmarks.md).
+        But each start is another search, and another chance that some window fits by luck, so
+        the tests count one less for each ninefold of them: after r starts since ``reset``,
+        floor(log9(1 + r)) less. A side that models our moves (a copy of our engine) is fitted
+        for five tests now and then, and beats the move we then follow outright; the base, nine,
+        trades that against a switcher's next counter being followed outright later (see
+        docs/benchmarks.md)."""
         forced = self._forced
         return None if forced is None or self._idle else (forced, self._tests - self._handicap)
 

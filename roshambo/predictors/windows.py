@@ -148,7 +148,6 @@ class CountingWindows(WorksInOneHalf):
         # last such round must pass beyond one fitted since reset: one more for each ninefold
         # of searches (see _exact)
         self._restarts = self._handicap = 0
-        self._next_handicap = 8  # the restarts at which the handicap next rises: 9 ** (h + 1) - 1
         # per fixed order, the fields (as above) at each of whose ties so far it named the
         # move the side beat
         self._orders = [self._both_ones] * len(ORDERS)
@@ -235,9 +234,8 @@ class CountingWindows(WorksInOneHalf):
                 if not consistent:  # every window missed: each starts over from here
                     self._consistent, self._tests = self._both_ones, 0
                     self._restarts += 1
-                    if self._restarts == self._next_handicap:
+                    if self._restarts == 9 ** (self._handicap + 1) - 1:  # floor(log9(1 + restarts)) rises
                         self._handicap += 1
-                        self._next_handicap = 9 * self._next_handicap + 8
                     self._orders = [self._both_ones] * len(ORDERS)
             else:
                 if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)

@@ -128,8 +128,9 @@ model has fitted every one of the opponent's moves since it started (``exact()``
 since the start of the match, or, carried over, since ``reset``, the unseen last round of
 each match counting as the move our choice expected; the counting windows' windows of our
 moves whose leader, or trailer, every move has beaten since the last round none was, where
-those that name a move all name one, a tie read by the fixed orders of the moves that
-fitted every earlier tie, its tests one fewer for each ninefold of such rounds, each one
+those that name a move all name one, a tie read per pair of tied moves by the rules (a
+fixed preference, the first to enter the window, the last seen) that fitted every earlier
+tie of the pair, its tests one fewer for each ninefold of such rounds, each one
 another search where a window may fit by luck). Once ``exact_tests`` of the
 opponent's moves or more have tested it (0: never), and more than the rounds the choice we
 would otherwise follow has been winning running (a counter whose reply stays the same

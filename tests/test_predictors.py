@@ -1508,37 +1508,59 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
     """What ``CountingWindows.exact`` should say after these rounds, found by rescanning them:
     the windows (1 to ``max_window``, and the whole match) and targets (most, least) that
     every scored move since the last round none was left has hit (beaten a move leading, or
-    trailing, that window's counts of ``ours`` before it, ties included), and for each the
-    fixed orders of the moves that named the move beaten first at every one of its ties
-    since then; the move they all force, where at least one names one and the others name
-    it or tie it (a single leader or trailer names it; a tied field, what every order still
-    fitting it names first, and none if no order fits, but the move named must be among its
-    tied ones); and how many moves so forced were played since the last forced move that
-    was not, less floor(log9(1 + r)) after r rounds where no field was left."""
+    trailing, that window's counts of ``ours`` before it, ties included), and for each, per
+    pair of moves, the tie rules (a fixed preference for either, the one that entered the
+    window first, the one seen last; where neither is in the window, R, P, S order) that
+    named the move beaten first at every tie of the pair since then; the move m among every
+    such field's leaders (trailers) that some field names (its single leader, or at a tie
+    the move every fitting rule of each tied pair names first) and none names another move
+    before; and how many moves so forced were played since the last forced move that was
+    not, less floor(log9(1 + r)) after r rounds where no field was left."""
     windows = list(range(1, max_window + 1)) + [None]
-    orders = list(itertools.permutations(range(3)))
+    rules = ("x", "y", "entered", "last")
+
+    def seen(w: int | None, t: int) -> Sequence[Move]:
+        return ours[:t] if w is None else ours[max(0, t - w):t]
 
     def tied_of(w: int | None, most: bool, t: int) -> list[Move]:
-        seen = ours[:t] if w is None else ours[max(0, t - w):t]
-        c = [seen.count(m) for m in range(3)]
+        c = [seen(w, t).count(m) for m in range(3)]
         extreme = max(c) if most else min(c)
         return [m for m in range(3) if c[m] == extreme]
 
-    def first(order: tuple[int, ...], tied: list[Move]) -> Move:
-        return next(m for m in order if m in tied)
+    def named(rule: str, x: Move, y: Move, w: int | None, t: int) -> Move:
+        """Which of x, y (tied, x < y) the rule names first in window w at round t."""
+        moves = list(seen(w, t))
+        if rule in ("x", "y"):
+            return x if rule == "x" else y
+        if x not in moves:  # neither is: R, P, S order
+            return x
+        if rule == "entered":
+            return min((x, y), key=moves.index)
+        return max((x, y), key=lambda m: len(moves) - moves[::-1].index(m))
 
-    def every_field() -> dict[tuple[int | None, bool], set[tuple[int, ...]]]:
-        return {(w, most): set(orders) for w in windows for most in (True, False)}
+    def every_field() -> dict[tuple[int | None, bool], dict[tuple[Move, Move], set[str]]]:
+        return {(w, most): {(x, y): set(rules) for x, y in itertools.combinations(range(3), 2)}
+                for w in windows for most in (True, False)}
 
     fitting = every_field()
 
     def forced(t: int) -> Move | None:
-        named, allowed = set(), {0, 1, 2}
-        for (w, most), alive in fitting.items():
-            tied = tied_of(w, most, t)
-            allowed &= {(m + 1) % 3 for m in tied}
-            named.update((first(order, tied) + 1) % 3 for order in (alive if len(tied) > 1 else orders[:1]))
-        return named.pop() if len(named) == 1 and named <= allowed else None
+        fields = [(tied_of(w, most, t), w, pairs) for (w, most), pairs in fitting.items()]
+        for m in range(3):
+            if any(m not in tied for tied, _, _ in fields):
+                continue
+            names = vetoed = False
+            for tied, w, pairs in fields:
+                firsts = []
+                for y in tied:
+                    if y != m:
+                        pair = (min(m, y), max(m, y))
+                        firsts.append({named(rule, *pair, w, t) for rule in pairs[pair]})
+                vetoed |= any(first - {m} for first in firsts)
+                names |= all(first == {m} for first in firsts)
+            if names and not vetoed:
+                return (m + 1) % 3
+        return None
 
     tests = restarts = 0
     for i in range(1, len(ours)):
@@ -1546,12 +1568,15 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
         if said is not None:
             tests = tests + 1 if said == theirs[i] else 0
         target = (theirs[i] - 1) % 3
-        for (w, most), alive in list(fitting.items()):
+        for (w, most), pairs in list(fitting.items()):
             tied = tied_of(w, most, i)
             if target not in tied:
                 del fitting[w, most]
-            else:
-                fitting[w, most] = {order for order in alive if first(order, tied) == target}
+                continue
+            for y in tied:
+                if y != target:
+                    pair = tuple(sorted((target, y)))
+                    pairs[pair] = {r for r in pairs[pair] if named(r, *pair, w, i) == target}
         if not fitting:
             fitting, tests = every_field(), 0
             restarts += 1
@@ -1571,9 +1596,9 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
 def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent: str) -> None:
     """``exact()`` is, after every round, what a rescan of the whole history finds (see
     windows_exact_by_rescan): against counters of our moves it names their next move in most
-    rounds, and never wrongly if it breaks ties by a fixed order (at a tie, it names a move
-    once the orders fitting every tie so far agree); against random moves, windows that fit
-    them by chance soon miss, so its tests stay few."""
+    rounds, and never wrongly (the counter's own field and tie rule fit every move, so any
+    other move it leads or ties is named after the counter's); against random moves,
+    windows that fit them by chance soon miss, so its tests stay few."""
     rng = random.Random(opponent)
     bot = None if opponent == "random" else make_relative(opponent, random.Random(3))
     predictor = CountingWindows("mine", max_window=12)
@@ -1594,10 +1619,7 @@ def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent:
         predictor.update(mine, their)
         assert predictor.exact() == windows_exact_by_rescan(ours, theirs, 12), t
     if "noise" not in opponent and bot is not None:
-        # an order that fitted a first-seen or last-seen rule's ties so far by chance names
-        # the next such tie wrongly once, and is out; a fixed order's counter is never missed
-        fixed = "tie=first" not in opponent and "tie=last" not in opponent
-        assert named >= 10 and wrong <= (0 if fixed else 6), (named, wrong)
+        assert named >= 10 and wrong == 0, (named, wrong)
     if bot is None:
         assert most_tests < 3, most_tests
 
@@ -1635,28 +1657,47 @@ def test_counting_windows_exact_starts_over_when_every_window_has_missed(before:
         tested_from, wrong, settled)
 
 
-@pytest.mark.parametrize("tie", ["RPS", "SPR", "PSR"])
-def test_counting_windows_exact_names_a_counters_ties_by_its_order(tie: str) -> None:
-    """Against a counter of our last 5 moves that breaks its ties by a fixed order, the
-    exact model comes to name the moves it plays at its ties too, once the other orders
-    have named another move first at some tie; it never names one wrongly."""
-    from roshambo.opponents.relatives import RecentCounter
+def tie_pick(moves: Sequence[Move], tied: list[Move], rule: str) -> Move:
+    """Which of the ``tied`` moves (counted in ``moves``, or none of them) a tie ``rule``
+    picks: a fixed order ("SPR"), the one that entered ``moves`` first or was seen last, or
+    "set": R and P in the order they entered, S after both (a ``set``'s order where R and
+    P share a slot, as under PYTHONHASHSEED=1)."""
+    if rule == "last":
+        seen = [len(moves) - moves[::-1].index(m) if m in moves else -1 for m in range(3)]
+        return max(tied, key=lambda m: (seen[m], -m))
+    if rule in ("first", "set"):
+        entry = [moves.index(m) if m in moves else -1 for m in range(3)]
+        if rule == "set":
+            entry[S] = len(moves)
+        return min(tied, key=lambda m: (entry[m], m))
+    return next("RPS".index(letter) for letter in rule if "RPS".index(letter) in tied)
 
-    bot = RecentCounter(5, "most", tie)
+
+@pytest.mark.parametrize("rule", ["RPS", "SPR", "PSR", "first", "last", "set"])
+@pytest.mark.parametrize("target", ["most", "least"])
+def test_counting_windows_exact_names_a_counters_ties_by_its_rule(rule: str, target: str) -> None:
+    """Against a counter of our last 5 moves that breaks its ties by a fixed order, by which
+    tied move entered the window first or was seen last, or by a mix (a ``set`` whose
+    order puts two moves in the order they entered), the exact model comes to name the
+    moves it plays at its ties too, once the rules that do not fit have named another move
+    first at some tie; it never names one wrongly."""
     predictor = CountingWindows("mine", max_window=16)
-    rng = random.Random(tie)
+    rng = random.Random(rule + target)
+    ours: list[Move] = []
     ties_named = wrong = 0
-    mine: Move | None = None
     for _ in range(300):
-        theirs = bot.move(mine)
+        window = ours[-5:]
+        counts = [window.count(m) for m in range(3)]
+        extreme = max(counts) if target == "most" else min(counts)
+        tied = [m for m in range(3) if counts[m] == extreme]
+        theirs = beats(tie_pick(window, tied, rule))
         said = predictor.exact()
         if said is not None:
             wrong += said[0] != theirs
-            counts = [len(p) for p in bot._positions]  # what the counter chose by
-            ties_named += counts.count(max(counts)) > 1
-        mine = rng.randrange(3)
-        predictor.update(mine, theirs)
-    assert wrong == 0 and ties_named >= 10, (wrong, ties_named)
+            ties_named += len(tied) > 1
+        ours.append(rng.randrange(3))
+        predictor.update(ours[-1], theirs)
+    assert wrong == 0 and ties_named >= 50, (wrong, ties_named)
 
 
 def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:

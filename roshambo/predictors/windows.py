@@ -31,12 +31,15 @@ order in which the tied moves alone entered it, then to the tied moves alone, un
 context is seen (as prediction by partial matching does, Cleary & Witten 1984). It also
 keeps, a bit per window and target, those hit by every move since the last round none was
 left (then all start over: the counts are of moves we know, so any window can be a model
-from any round on), and for each the fixed orders of the moves that named the beaten move
-first at every one of its ties: where those that name a move all name one (a single leader
-or trailer, or, tied, what every order still fitting the window names first; a tied window
-that no order fits names none, but must tie the move named), that is the move an exact
-model of the opponent forces (see :meth:`CountingWindows.exact` and the ensemble's exact
-models), which needs no record: where a counter's window fills, the meta levels would keep
+from any round on), and for each, per pair of moves, the tie rules that named the beaten
+move first at every tie of the pair (a fixed preference for either move, the one that
+entered the window first, the one seen last; per pair, so that a ``set`` whose hash slots
+order two moves as they entered and the third in a fixed place fits too; the verdicts kept
+in packed fields in O(1), as the counts are): where those that name a move all name one (a
+single leader or trailer, or, tied, what every rule still fitting each pair of tied moves
+names first; a pair that no rule fits names neither), that is the move an exact model of
+the opponent forces (see :meth:`CountingWindows.exact` and the ensemble's exact models),
+which needs no record: where a counter's window fills, the meta levels would keep
 following for a few rounds more the models that did as well until then (a count over the
 whole match), and a counter that takes over from another opponent (a switcher's next
 member) is named as soon as the windows that fitted the one before have missed, after a
@@ -63,14 +66,11 @@ LEAD = 6  # hits (by default): no record falls further behind the best one
 MOST, LEAST = 0, 1
 FULL = 6  # a record's credit for a hit (with ``split_ties``: divided among the tied moves)
 MAX_LEAD = ((1 << GUARD_BIT) - 1 - FULL) // FULL  # a record reaches lead + 1 hits before it is lowered
-# the fixed orders of the moves a tie may be broken by, and for each whether x comes before y
-ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
-AHEAD = tuple(tuple(tuple(order.index(x) < order.index(y) for y in range(3)) for x in range(3))
-              for order in ORDERS)
-# per move beaten and fixed order, which of the moves that may tie with it the order names
-# before it: 1 the move that beats it (their move), 2 the one after, 3 both
-NAMED_BEFORE = tuple(tuple(AHEAD[k][(t + 1) % 3][t] | AHEAD[k][(t + 2) % 3][t] << 1 for k in range(len(ORDERS)))
-                     for t in range(3))
+# the rules a tie between moves i and i + 1 (pair i) may be broken by: a fixed preference
+# for i or for i + 1, the move that entered the counted moves first, the one seen last
+I_FIRST, NEXT_FIRST, ENTERED_FIRST, SEEN_LAST = range(4)
+# per pair i, whether i comes before i + 1 where neither has been counted (R, P, S order)
+ABSENT_AHEAD = (1, 1, 0)
 
 
 class CountingWindows(WorksInOneHalf):
@@ -148,9 +148,15 @@ class CountingWindows(WorksInOneHalf):
         # last such round must pass beyond one fitted since reset: one more for each ninefold
         # of searches (see _exact)
         self._restarts = self._handicap = 0
-        # per fixed order, the fields (as above) at each of whose ties so far it named the
-        # move the side beat
-        self._orders = [self._both_ones] * len(ORDERS)
+        # per pair i of moves (i and i + 1) and tie rule (I_FIRST ...), the fields (as above)
+        # at each of whose ties of the pair so far the rule named the move the side beat
+        self._fits = self._every_rule()
+        # per pair i, the fields (a bit per window, as the counts) where i entered the counted
+        # moves before i + 1 (see _track_entries); where neither is counted, R, P, S order
+        self._entered = [ahead * self._ones for ahead in ABSENT_AHEAD]
+        # per pair i, where the rule that enters first (sees last) names i before i + 1, a
+        # bit per field and target, once asked for (see _verdicts), until the counts change
+        self._ahead: list[tuple[int, int] | None] = [None, None, None]
         # per pair of moves x, y (at 3x + y), the guard bits of the fields where x's count is
         # at least y's (see _agreed): with no moves counted, every field
         self._at_least = (self._guard,) * 9
@@ -220,23 +226,28 @@ class CountingWindows(WorksInOneHalf):
                     self._tests = 0  # the model failed (tied fields that named none may remain)
                 shift = self._least_shift
                 self._consistent = consistent = self._consistent & (least << shift | most)
-                # where the beaten move tied with another in a consistent field, an order naming
-                # that one first is out (the others' orders start over with them)
+                # where the beaten move tied with another in a consistent field, a rule naming
+                # that one first is out (the others' rules start over with them)
                 live = (consistent | consistent >> shift) & self._window_fields
                 tie_a, tie_b = (tied_a >> GUARD_BIT) & live, (tied_b >> GUARD_BIT) & live
-                if tie_a | tie_b:
-                    orders = self._orders
-                    tie_a, tie_b = tie_a << shift | tie_a, tie_b << shift | tie_b
-                    outs = (0, tie_a, tie_b, tie_a | tie_b)
-                    for k, code in enumerate(NAMED_BEFORE[target]):
-                        if code:
-                            orders[k] &= ~outs[code]
+                if tie_a:  # pair target (the beaten move, then theirs): theirs first is out
+                    tie_a |= tie_a << shift
+                    fits, (entered, last) = self._fits[target], self._verdicts(target)
+                    fits[NEXT_FIRST] &= ~tie_a
+                    fits[ENTERED_FIRST] &= ~tie_a | entered
+                    fits[SEEN_LAST] &= ~tie_a | last
+                if tie_b:  # pair other (the move after theirs, then the beaten): other first out
+                    tie_b |= tie_b << shift
+                    fits, (entered, last) = self._fits[other], self._verdicts(other)
+                    fits[I_FIRST] &= ~tie_b
+                    fits[ENTERED_FIRST] &= ~(tie_b & entered)
+                    fits[SEEN_LAST] &= ~(tie_b & last)
                 if not consistent:  # every window missed: each starts over from here
                     self._consistent, self._tests = self._both_ones, 0
                     self._restarts += 1
                     if self._restarts == 9 ** (self._handicap + 1) - 1:  # floor(log9(1 + restarts)) rises
                         self._handicap += 1
-                    self._orders = [self._both_ones] * len(ORDERS)
+                    self._fits = self._every_rule()
             else:
                 if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
                     raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
@@ -277,6 +288,7 @@ class CountingWindows(WorksInOneHalf):
             positions.append(self._seen)
             if len(positions) > 2 * self.max_window:
                 del positions[:self.max_window]
+            self._track_entries(move)
             self._forced = self._agreed()
         self._seen += 1
         self._prediction = self._predict()
@@ -292,10 +304,11 @@ class CountingWindows(WorksInOneHalf):
         """The move the windows and targets hit by every move of the side since the last round none
         was force, with how many such forced moves the side has played since one was not (less a
         handicap, below); None if those that name a move do not all name one. A window names its
-        single leader (trailer); where its counts tie, the move that every fixed order still
-        fitting its ties names first, and none if no order fits (a tie rule such as the first
-        seen, which a few ties can fit by chance: the order that names the next such tie wrongly
-        is out), though the move named must be among its tied ones. Against a random side, a
+        single leader (trailer); where its counts tie, the move that every tie rule still
+        fitting each pair of its tied moves names first (a rule that names a pair's next tie
+        wrongly is out), and none if some pair has no such rule, though the move named must be
+        among its tied ones. A counter whose window and rule are among these is never named
+        wrongly: its own field names its move before any other it ties. Against a random side, a
         window's forced moves are hit one time in three, and every window has missed within a
         few rounds, when all start over: five tests running are rare (see docs/benchmarks.md).
         But each start is another search, and another chance that some window fits by luck, so
@@ -309,14 +322,13 @@ class CountingWindows(WorksInOneHalf):
 
     def _agreed(self) -> Move | None:
         """The move forced alike by every consistent window and target (see :meth:`_exact`),
-        from the counts just updated: the move m, if any, leading (trailing) every such field
-        that names a move, where a field names its single leader (trailer) or, where its
-        counts tie, the move every fixed order still fitting its ties names first; a tied
-        field that no order fits names none (a tie rule such as the first seen, or a window
-        hit by chance where any of the tied moves would do), but m must be among its tied
-        moves. At least one field names m."""
+        from the counts just updated: the move m, if any, among the leaders (trailers) of
+        every such field, named by at least one of them and named before m by none. A field
+        names its single leader (trailer); where its counts tie, the move that every rule
+        still fitting each pair of its tied moves names first; a pair that no rule fits names
+        neither (a tie rule of another kind, or a window hit by chance where any of the tied
+        moves would do)."""
         consistent, shift, guard = self._consistent, self._least_shift, self._guard
-        most_fields, least_fields = consistent & self._window_fields, consistent >> shift
         # per pair of moves x, y (at 3x + y): the fields where x's count is at least y's, by
         # the guard bit, which survives x - y iff x >= y (the next round's scoring reads them)
         c0, c1, c2 = self._counts
@@ -325,47 +337,83 @@ class CountingWindows(WorksInOneHalf):
                                      (g1 - c0) & guard, guard, (g1 - c2) & guard,
                                      (g2 - c0) & guard, (g2 - c1) & guard, guard)
         ge = [mask >> GUARD_BIT for mask in at_least]
-        equal = (ge[1] & ge[3], ge[5] & ge[7], ge[6] & ge[2])  # 0 and 1 tie, 1 and 2, 2 and 0
-        per_move = []  # per candidate m: where it ties the next move, the one after, leads, trails
-        named = -1  # the only move some field has as its single leader (trailer)
-        single_most = single_least = 0
         for m in range(3):
             u, v = (m + 1) % 3, (m + 2) % 3
-            tie_u, tie_v = equal[m], equal[v]
-            most_at, least_at = ge[3 * m + u] & ge[3 * m + v], ge[3 * u + m] & ge[3 * v + m]
-            alone = ~(tie_u | tie_v)
-            s_most, s_least = most_fields & most_at & alone, least_fields & least_at & alone
-            if s_most | s_least:
-                if named >= 0:
-                    return None  # two fields name different moves
-                named = m
-                single_most, single_least = s_most, s_least
-            per_move.append((tie_u, tie_v, most_at, least_at))
-        fitted = 0  # the fields some order still fits
-        for order_fields in self._orders:
-            fitted |= order_fields
-        speaking = (most_fields & (single_most | fitted), least_fields & (single_least | fitted >> shift))
-        if not (speaking[MOST] | speaking[LEAST]):
-            return None
-        for m in ((named,) if named >= 0 else range(3)):
-            u, v = (m + 1) % 3, (m + 2) % 3
-            tie_u, tie_v, most_at, least_at = per_move[m]
-            if most_fields & ~most_at or least_fields & ~least_at:
-                continue  # a field names another move, or m is not among those it ties
-            for fields, down in ((speaking[MOST], 0), (speaking[LEAST], shift)):
-                tied_u, tied_v = fields & tie_u, fields & tie_v
-                if not (tied_u | tied_v):
-                    continue
-                for ahead, order_fields in zip(AHEAD, self._orders):
-                    # an order still fitting a tie here that names the other move first
-                    if (order_fields >> down) & ((tied_u if ahead[u][m] else 0) | (tied_v if ahead[v][m] else 0)):
-                        break
-                else:
-                    continue
-                break
-            else:
-                return u
+            m_u, u_m, m_v, v_m = ge[3 * m + u], ge[3 * u + m], ge[3 * m + v], ge[3 * v + m]
+            if consistent & ~((u_m & v_m) << shift | (m_u & m_v)):
+                continue  # m does not lead (trail) some field
+            # the consistent fields where m ties u (v), and where some rule still fitting
+            # there names m (the other) first
+            tie_u, tie_v = m_u & u_m, m_v & v_m
+            tie_u = (tie_u << shift | tie_u) & consistent
+            tie_v = (tie_v << shift | tie_v) & consistent
+            m_first_u, u_first = self._named_first(m) if tie_u else (0, 0)
+            v_first, m_first_v = self._named_first(v) if tie_v else (0, 0)
+            if tie_u & u_first or tie_v & v_first:
+                continue  # a field names another move before m
+            if consistent & (~tie_u | m_first_u) & (~tie_v | m_first_v):
+                return u  # some field names m
         return None
+
+    def _named_first(self, pair: int) -> tuple[int, int]:
+        """Per field and target, whether some rule still fitting the ties of moves ``pair``
+        and ``pair`` + 1 names the first of them first, and whether some names the second."""
+        fits, (entered, last) = self._fits[pair], self._verdicts(pair)
+        entered_fit, last_fit = fits[ENTERED_FIRST], fits[SEEN_LAST]
+        return (fits[I_FIRST] | entered_fit & entered | last_fit & last,
+                fits[NEXT_FIRST] | entered_fit & ~entered | last_fit & ~last)
+
+    def _every_rule(self) -> list[list[int]]:
+        """Every tie rule fitting every field, per pair of moves (see reset)."""
+        return [[self._both_ones] * 4 for _ in range(3)]
+
+    def _track_entries(self, move: Move) -> None:
+        """After ``move`` is counted, which move of each pair entered each window first (see
+        reset). The last N moves are the new one and the last N - 1 before it: the moves in
+        them entered in the order they entered those, then the new move if it is not among
+        them (as the counts, a field up), which is in the N up to the rounds since it was
+        last played; the whole match's field takes the new move last if it is new."""
+        positions = self._positions[move]
+        whole_bit = 1 << self._whole_shift
+        if len(positions) > 1:
+            fresh = self._window_ones & ((1 << (FIELD * (positions[-1] - positions[-2]))) - 1)
+        else:
+            fresh = self._window_ones | whole_bit
+        entered, windows = self._entered, self._windows
+        for pair, ahead in enumerate(ABSENT_AHEAD):
+            entered[pair] = (entered[pair] << FIELD) & windows | entered[pair] & whole_bit | ahead
+        entered[move] &= ~fresh  # the new move after the next one
+        entered[(move + 2) % 3] |= fresh  # and after the one before it
+        self._ahead = [None, None, None]
+
+    def _verdicts(self, pair: int) -> tuple[int, int]:
+        """Per field and target, where the rules that enter first and that see last name
+        ``pair`` before ``pair`` + 1, from the counts last updated (worked out when first
+        asked for). A tie is of moves both counted or both not: where neither is, either
+        rule names them in R, P, S order; a move last played k + 1 moves ago is counted in
+        the fields from the k-th up (and the whole match's)."""
+        verdicts = self._ahead[pair]
+        if verdicts is None:
+            last = [moves[-1] if moves else -1 for moves in self._positions]
+            latest, ones = max(last), self._ones
+            first, second, absent_ahead = pair, (pair + 1) % 3, ABSENT_AHEAD[pair]
+            if last[first] > last[second]:  # first counted wherever second is, and seen later
+                if absent_ahead:
+                    seen = ones
+                else:
+                    seen = self._counted(latest - last[second]) if last[second] >= 0 else 0
+            elif absent_ahead:  # second counted wherever first is, and seen later (or neither)
+                seen = ones ^ self._counted(latest - last[first]) if last[first] >= 0 else ones
+            else:
+                seen = 0
+            entered, both = self._entered[pair], self._least_shift
+            verdicts = self._ahead[pair] = (entered << both | entered, seen << both | seen)
+        return verdicts
+
+    def _counted(self, ago: int) -> int:
+        """The fields (a bit each) counting a move last played ``ago`` + 1 moves ago."""
+        shift = FIELD * min(ago, self._fields - 1)
+        return (self._window_ones >> shift << shift) | 1 << self._whole_shift
 
     def _follow(self, hits: int) -> tuple[int, int]:
         """Count ``hits`` (a credit per window and target) into the records, keep them within

@@ -16,6 +16,8 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import executed_lines
 
 from roshambo.moves import Move, beats, outcome
@@ -1698,6 +1700,30 @@ def test_counting_windows_exact_names_a_counters_ties_by_its_rule(rule: str, tar
         ours.append(rng.randrange(3))
         predictor.update(ours[-1], theirs)
     assert wrong == 0 and ties_named >= 50, (wrong, ties_named)
+
+
+@settings(max_examples=60, deadline=None)
+@given(window=st.one_of(st.integers(1, 30), st.none()), target=st.sampled_from(["most", "least"]),
+       rule=st.sampled_from(["".join(order) for order in itertools.permutations("RPS")] + ["first", "last", "set"]),
+       weights=st.lists(st.integers(0, 4), min_size=3, max_size=3).filter(any), seed=st.integers(0, 2**32 - 1))
+def test_counting_windows_exact_never_names_a_counters_move_wrongly(
+        window: int | None, target: str, rule: str, weights: list[int], seed: int) -> None:
+    """Whatever a counter's window (1 to 30, or the whole match), target and tie rule, and
+    however skewed our moves (some never played: ties of moves not counted), the exact model
+    never names a move the counter does not play: its own field names the counter's move
+    before any other it leads or ties, so no other move is forced."""
+    predictor = CountingWindows("mine", max_window=32)
+    rng = random.Random(seed)
+    ours: list[Move] = []
+    for _ in range(150):
+        counted = ours if window is None else ours[-window:]
+        counts = [counted.count(m) for m in range(3)]
+        extreme = max(counts) if target == "most" else min(counts)
+        theirs = beats(tie_pick(counted, [m for m in range(3) if counts[m] == extreme], rule))
+        said = predictor.exact()
+        assert said is None or said[0] == theirs, (len(ours), said, theirs)
+        ours.append(rng.choices(range(3), weights)[0])
+        predictor.update(ours[-1], theirs)
 
 
 def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:

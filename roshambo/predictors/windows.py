@@ -375,8 +375,9 @@ class CountingWindows(WorksInOneHalf):
         last played; the whole match's field takes the new move last if it is new."""
         positions = self._positions[move]
         whole_bit = 1 << self._whole_shift
-        if len(positions) > 1:
-            fresh = self._window_ones & ((1 << (FIELD * (positions[-1] - positions[-2]))) - 1)
+        if len(positions) > 1:  # new in the windows up to the rounds since (a field per window)
+            since = min(positions[-1] - positions[-2], self.max_window)
+            fresh = self._window_ones & ((1 << (FIELD * since)) - 1)
         else:
             fresh = self._window_ones | whole_bit
         entered, windows = self._entered, self._windows

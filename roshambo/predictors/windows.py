@@ -375,9 +375,8 @@ class CountingWindows(WorksInOneHalf):
         last played; the whole match's field takes the new move last if it is new."""
         positions = self._positions[move]
         whole_bit = 1 << self._whole_shift
-        if len(positions) > 1:  # new in the windows up to the rounds since (a field per window)
-            since = min(positions[-1] - positions[-2], self.max_window)
-            fresh = self._window_ones & ((1 << (FIELD * since)) - 1)
+        if len(positions) > 1:  # new in the windows that do not count its play before
+            fresh = self._window_ones & ~self._counted(positions[-1] - positions[-2])
         else:
             fresh = self._window_ones | whole_bit
         entered, windows = self._entered, self._windows

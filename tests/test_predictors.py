@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from conftest import executed_lines
 
 from roshambo.moves import Move, beats, outcome
-from roshambo.opponents.relatives import make_relative
+from roshambo.opponents.relatives import Noisy, make_relative
 from roshambo.predictors import (
     PREDICTORS,
     BlendedContexts,
@@ -36,7 +36,7 @@ from roshambo.predictors import (
     SharpestContext,
     TieReadingFrequency,
 )
-from roshambo.predictors.base import argmax3
+from roshambo.predictors.base import TieContexts, argmax3
 from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
 from roshambo.predictors import periods
 from roshambo.predictors.periods import PeriodicMoves
@@ -263,8 +263,8 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (FrequencyCounter, {"window": 2.5}, 2.5),
     (FrequencyCounter, {"min_count": 0}, 0),
     (FrequencyCounter, {"min_count": 1.5}, 1.5),
-    (TieReadingFrequency, {"window": None}, None),
     (TieReadingFrequency, {"window": 0}, 0),
+    (TieReadingFrequency, {"window": None, "half": "mine"}, "mine"),
     (OutcomeRollTable, {"reference": "both"}, "both"),
     (OutcomeRollTable, {"reference": "x"}, "x"),
     (OutcomeRollTable, {"decay": 0.0}, 0.0),
@@ -343,13 +343,15 @@ def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool
     return counts.index(min(counts))
 
 
-def tie_reading_reference(rounds: Sequence[Round], window: int, least: bool = False,
+def tie_reading_reference(rounds: Sequence[Round], window: int | None, least: bool = False,
                           min_count: int = 1, mirrored: bool = False) -> Move | None:
     """The window's most (least) counted move; on a tie, the tied move the reply pointed to
     the last time the same tie context came up (their move, or in the mirrored half the move
     our move beat), the finest context first: the order every move present first appears in
-    the window with the tied move seen last; the order of the tied moves; the tied moves."""
-    learned: dict[tuple, Move] = {}
+    the window with the tied move seen last; the order of the tied moves; the tied moves.
+    Over the whole match (``window`` None), the tied move the replies there pointed to most
+    often, the later among equals."""
+    learned: dict[tuple, list[Move]] = {}  # a context's replies, in order
     pending: tuple[tuple, tuple] | None = None
     answer: Move | None = None
     for n in range(len(rounds) + 1):
@@ -358,12 +360,12 @@ def tie_reading_reference(rounds: Sequence[Round], window: int, least: bool = Fa
             pointed = (mine - 1) % 3 if mirrored else theirs
             if pointed in pending[1]:
                 for key in pending[0]:
-                    learned[key] = pointed
+                    learned.setdefault(key, []).append(pointed)
             pending = None
         answer = frequency_reference(rounds[:n], window, least, min_count)
         if answer is None:
             continue
-        seen = [t for _, t in rounds[:n]][-window:]
+        seen = [t for _, t in rounds[:n]][-window if window is not None else 0:]
         counts = [seen.count(m) for m in range(3)]
         tied = tuple(m for m in range(3) if counts[m] == counts[answer])
         if len(tied) == 1:
@@ -374,7 +376,10 @@ def tie_reading_reference(rounds: Sequence[Round], window: int, least: bool = Fa
         keys = (("fine", tuple(present), last, least, tied),
                 ("middle", tuple(m for m in present if m in tied), least, tied), ("coarse", least, tied))
         pending = (keys, tied)
-        answer = next((learned[k] for k in keys if k in learned), answer)
+        replies = next((learned[k] for k in keys if k in learned), None)
+        if replies is not None:
+            answer = replies[-1] if window is not None else max(
+                replies, key=lambda m: (replies.count(m), len(replies) - replies[::-1].index(m)))
     return answer
 
 
@@ -598,6 +603,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     FrequencyCounter(None), FrequencyCounter(1), FrequencyCounter(3), FrequencyCounter(7),
     FrequencyCounter(None, min_count=4), FrequencyCounter(5, least=True, min_count=2),
     TieReadingFrequency(1), TieReadingFrequency(4), TieReadingFrequency(6, least=True, min_count=2),
+    TieReadingFrequency(None), TieReadingFrequency(None, least=True, min_count=3),
     MarkovChain(2, num_records=1), MarkovChain(2, num_records=4), MarkovChain(4, source="mine"),
     MarkovChain(3, num_records=7, source="both"), MarkovChain(3, num_records=5, least=True),
     HistoryMatcher("their", max_len=1), HistoryMatcher("mine", max_len=3, window=5),
@@ -788,9 +794,11 @@ def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:
     assert counter.predict() == S  # P S S S
 
 
-@pytest.mark.parametrize("window, least", [(1, False), (5, False), (7, True)])
-def test_tie_reading_frequency_in_the_mirrored_half_agrees_with_its_reference(window: int, least: bool) -> None:
-    reader = TieReadingFrequency(window, least=least)
+@pytest.mark.parametrize("half", ["both", "mirrored"])
+@pytest.mark.parametrize("window, least", [(1, False), (5, False), (7, True), (None, False), (None, True)])
+def test_tie_reading_frequency_in_the_mirrored_half_agrees_with_its_reference(
+        window: int, least: bool, half: str) -> None:
+    reader = TieReadingFrequency(window, least=least, half=half)
     reader.share({}, mirrored=True)
     script = mixed_rounds(43, 250)
     got = predictions(reader, script)
@@ -824,6 +832,55 @@ def test_tie_reading_frequency_reads_how_a_window_counter_of_our_moves_breaks_ti
     assert read >= 0.9 * ties
     if tie != "set":  # a set's order may happen to be R, P, S under this hash seed
         assert fixed <= 0.65 * ties
+
+
+def test_tie_contexts_with_votes_name_the_most_picked_move_the_last_among_equals() -> None:
+    def picks(ties: TieContexts, replies: str) -> Move:
+        for reply in moves(replies):
+            ties.read([(0, R), (1, P)], 0b011, P, 0, R)  # R and P tied, P seen last
+            ties.learn(reply)
+        return ties.read([(0, R), (1, P)], 0b011, P, 0, R)
+
+    assert picks(TieContexts(votes=True), "PPR") == P
+    assert picks(TieContexts(votes=True), "PR") == R  # one each: the later
+    assert picks(TieContexts(votes=True), "S") == R  # not a tied move: nothing learnt, the default
+    assert picks(TieContexts(), "PPR") == R  # without votes, the last pick
+    with pytest.raises(ValueError, match="invalid votes 1"):
+        TieContexts(votes=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.2])
+def test_whole_match_tie_reading_reads_a_noisy_counter_of_our_moves(noise: float) -> None:
+    """Against a side beating the most frequent of all our moves (ties to the first seen),
+    a fifth of its moves random or none: our counts stay level (we beat what it plays), so it
+    ties every few rounds; read by votes, nearly every tie names the move its rule targets,
+    more often than when each tie context keeps its last reply."""
+    def read_ties(votes: bool) -> tuple[int, int]:
+        side = make_relative("counter:window=all,target=most,tie=first", random.Random(0))
+        noisy = Noisy(side, noise, random.Random(1)) if noise else side
+        reader = TieReadingFrequency(None, min_count=3)
+        reader.share({}, mirrored=True)
+        reader._ties = TieContexts(votes=votes)
+        ours = random.Random(5)
+        our_last: Move | None = None
+        right = ties = 0
+        for _ in range(1500):
+            theirs = noisy.move(our_last)
+            if reader._ties.pending is not None:
+                ties += 1
+                rule = noisy.rule_move if noise else theirs
+                right += rule == beats(reader.predict())
+            # mostly what beats its rule (our counts stay level and tie), sometimes at random
+            our_last = ours.randrange(3) if ours.random() < 0.2 else beats(theirs)
+            reader.update(theirs, our_last)
+        return right, ties
+
+    right, ties = read_ties(votes=True)
+    assert ties > 300
+    assert right >= 0.98 * ties
+    if noise:
+        last_right, last_ties = read_ties(votes=False)
+        assert last_ties == ties and last_right < right - 0.02 * ties
 
 
 def test_markov_chain_predicts_the_most_counted_continuation() -> None:
@@ -1177,6 +1234,16 @@ def test_decayed_contexts_idle_in_the_direct_half() -> None:
     predictor.reset()
     predictor.share({}, mirrored=True)
     assert any(predictor.update(m, m) is not None for m, _ in random_rounds(3, 50))
+
+
+def test_tie_reading_frequency_for_the_mirrored_half_idles_in_the_direct_half() -> None:
+    reader = TieReadingFrequency(None, min_count=3, half="mirrored")
+    reader.share({}, mirrored=False)
+    assert [reader.update(m, t) for m, t in random_rounds(3, 50)] == [None] * 50
+    assert reader.predict() is None
+    reader.reset()
+    reader.share({}, mirrored=True)
+    assert any(reader.update(m, t) is not None for m, t in random_rounds(3, 50))
 
 
 def test_sharpest_context_decays_by_0_9_by_default() -> None:

@@ -27,11 +27,12 @@ Factory = Callable[[random.Random], Predictor]
 
 # The models of an opponent whose state outlives a match (an fCC bot's mutable defaults):
 # counting what followed our last 1 to 3 moves (the calibrated chains, every turn, and the
-# decayed contexts), counting our last N moves, and cycling. Each also runs carried over
-# from earlier matches (see carried.py); the other models read what any opponent does
-# within a match, and carried copies of them bought nothing in our measurements.
+# decayed contexts), counting our last N moves or all of them, and cycling. Each also runs
+# carried over from earlier matches (see carried.py); the other models read what any
+# opponent does within a match, and carried copies of them bought nothing in our
+# measurements.
 CARRIED = ("calibrated2-their-shifted", "calibrated3-their-shifted", "calibrated4-their-shifted",
-           "decayed3-their", "windows64-mine", "period16-their")
+           "decayed3-their", "windows64-mine", "frequency-ties", "period16-their")
 
 
 def _lineup() -> list[Factory]:
@@ -51,10 +52,14 @@ def _lineup() -> list[Factory]:
     for seq_len in (3, 4):
         factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
     # the whole-match counters wait for 3 moves (a "most frequent" move read off one or two
-    # is noise that costs games in the opening), while a window must speak at once, and
-    # learns how the opponent breaks its ties (no fixed order fits a set's under colliding
-    # hashes)
+    # is noise that costs games in the opening), while a window must speak at once; the
+    # window's counter learns how the opponent breaks its ties (no fixed order fits a set's
+    # under colliding hashes, nor the first or last seen), and so, for an opponent counting
+    # all our moves, does a whole-match counter in the mirrored half (beside the plain one,
+    # not instead of it: replacing it in both halves cost the classic field 3 points a
+    # match, docs/benchmarks.md)
     factories.append(lambda rng: FrequencyCounter(None, min_count=3))
+    factories.append(lambda rng: TieReadingFrequency(None, min_count=3, half="mirrored"))
     factories.append(lambda rng: TieReadingFrequency(10))
     factories.append(lambda rng: FrequencyCounter(None, least=True, min_count=3))
     # an opponent counting what followed our last 1, 2 or 3 moves: a model of our moves, so

@@ -108,10 +108,17 @@ class TieContexts:
     partial matching does (Cleary & Witten 1984): the finest context is the order in which
     the moves present entered the counted moves, with the tied move seen last; then the
     order in which the tied moves alone entered; then the tied moves alone. A context's
-    entry is the move last picked there. Shared by the window counters that read ties."""
+    entry is the move last picked there, or with ``votes`` the move picked there most often
+    (the last picked among equals): a side whose rule holds a whole match is then read
+    through its random moves, each of which would otherwise stand for the rule until the
+    context comes up again. Shared by the counters that read ties."""
 
-    def __init__(self) -> None:
+    def __init__(self, votes: bool = False) -> None:
+        if not isinstance(votes, bool):
+            raise ValueError(f"invalid votes {votes!r}: expected True or False")
+        self.votes = votes
         self._picked: dict[int, Move] = {}  # tie context -> the tied move picked there last
+        self._counts: dict[int, list[int]] = {}  # with votes: tie context -> picks per move
         # the contexts of the tie read last (fine, middle, coarse) and its tied moves, until
         # the side's pick is learnt
         self.pending: tuple[int, int, int, tuple[Move, ...]] | None = None
@@ -138,8 +145,19 @@ class TieContexts:
         coarse = kind << 3 | mask
         fine = ((order << 2 | last) << 4 | coarse) + 16
         middle = -(tied_order << 4 | coarse) - 1
-        self.pending = (fine, middle, coarse, TIED[mask])
+        tied = TIED[mask]
+        self.pending = (fine, middle, coarse, tied)
         picked = self._picked
+        if self.votes:
+            for key in (fine, middle, coarse):
+                chosen = picked.get(key)
+                if chosen is not None:
+                    counts = self._counts[key]
+                    for m in tied:
+                        if counts[m] > counts[chosen]:
+                            chosen = m
+                    return chosen
+            return default
         chosen = picked.get(fine)
         if chosen is None:
             chosen = picked.get(middle)
@@ -155,6 +173,13 @@ class TieContexts:
             if move in pending[3]:
                 picked = self._picked
                 picked[pending[0]] = picked[pending[1]] = picked[pending[2]] = move
+                if self.votes:
+                    counts = self._counts
+                    for key in pending[:3]:
+                        row = counts.get(key)
+                        if row is None:
+                            row = counts[key] = [0, 0, 0]
+                        row[move] += 1
             self.pending = None
 
 

@@ -1,15 +1,15 @@
 """Frequency analysis: the opponent's most frequent move, over the match or a window.
 
 Billings 1999 (the "freqbot" family) and Iocaine Powder's frequency predictor (Egnor 1999).
-A sliding window keeps counts in a ring buffer, so each round is O(1); the window's counter in
-the line-up also learns how the opponent breaks the window's ties (:class:`TieReadingFrequency`).
+A sliding window keeps counts in a ring buffer, so each round is O(1); the counters in the
+line-up also learn how the opponent breaks the counts' ties (:class:`TieReadingFrequency`).
 """
 from __future__ import annotations
 
 from collections import deque
 
 from ..moves import Move
-from .base import TIED, TieContexts, argmax3, check_positive
+from .base import TIED, TieContexts, WorksInOneHalf, argmax3, check_half, check_positive
 
 
 class FrequencyCounter:
@@ -61,9 +61,9 @@ class FrequencyCounter:
         return self._prediction
 
 
-class TieReadingFrequency(FrequencyCounter):
-    """A window's most frequent move, as :class:`FrequencyCounter`, that learns how the
-    opponent breaks the window's ties instead of taking the first of R, P, S.
+class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
+    """A window's (or the whole match's) most frequent move, as :class:`FrequencyCounter`,
+    that learns how the opponent breaks the counts' ties instead of taking the first of R, P, S.
 
     An opponent counting a window may break ties in a fixed order, by the first or last seen
     (``Counter.most_common`` takes the first), or by a ``set``'s order, which for moves whose
@@ -73,34 +73,56 @@ class TieReadingFrequency(FrequencyCounter):
     from the window adds them in) and the tied move seen last, backing off to the order the
     tied moves alone entered it, then to the tied moves alone, then to the first of R, P, S
     (prediction by partial matching, Cleary & Witten 1984: :class:`.TieContexts`, as the
-    counting windows).
+    counting windows). A window's context takes the last reply there, so that it follows a
+    window whose ties turn with what slides out; the whole match's takes the most frequent
+    reply: its ties recur under one rule all match (the counts of a side that beats them stay
+    level), and a random reply now and then would otherwise stand for the rule until the
+    context came up again (against a counter of our whole match playing a fifth of its moves
+    at random, that was about one tie in twenty read wrong).
     The reply points to the tied move the opponent played (the direct half: a side repeating
     its own most frequent move) or, in the mirrored half, the one its move beats (a side
     beating our most frequent move, as Iocaine's P'.0 has it). Billings 1999, "freqbot".
+    With ``half`` it works in one half only, silent in the other (:class:`.WorksInOneHalf`).
     """
 
-    def __init__(self, window: int, least: bool = False, min_count: int = 1) -> None:
-        super().__init__(check_positive(window, "window"), least, min_count)
+    def __init__(self, window: int | None, least: bool = False, min_count: int = 1,
+                 half: str = "both") -> None:
+        self.half = check_half(half)
+        super().__init__(check_positive(window, "window", allow_none=True), least, min_count)
         self.name += "-ties"
 
     def reset(self) -> None:
         super().reset()
+        self._idle = False  # set by share() in the half this reader does not work in
         self._mirrored = False  # set by share(): the reply is then the opponent's move, beating ours
-        # per move, its positions in the window, oldest first
+        # per move, its positions in the window, oldest first (over the whole match, only the
+        # first and the last: nothing slides out)
         self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
-        self._ties = TieContexts()  # which tied move the reply points to, per tie context
+        # which tied move the reply points to, per tie context
+        self._ties = TieContexts(votes=self.window is None)
+
+    # shares no work (see share), so a carried-over copy may follow it (see the ensemble)
+    borrowing = False
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         """Learn in the half given: in the mirrored one the reply is the opponent's move,
-        which beats the tied move it targets (shares no work)."""
+        which beats the tied move it targets (shares no work); idle in the half it does not
+        work in."""
+        super().share(shared, mirrored)
         self._mirrored = mirrored
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
         self._ties.learn((my_move + 2) % 3 if self._mirrored else their_move)
         seen = self._seen
         positions = self._positions
-        if seen >= self.window:
-            positions[self._ring[seen % self.window]].popleft()  # the move sliding out
+        window = self.window
+        if window is None:
+            if len(positions[their_move]) == 2:
+                positions[their_move].pop()  # the last position moves on; the first stays
+        elif seen >= window:
+            positions[self._ring[seen % window]].popleft()  # the move sliding out
         positions[their_move].append(seen)
         prediction = super().update(my_move, their_move)
         if prediction is None:

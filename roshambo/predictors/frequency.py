@@ -1,8 +1,9 @@
 """Frequency analysis: the opponent's most frequent move, over the match or a window.
 
 Billings 1999 (the "freqbot" family) and Iocaine Powder's frequency predictor (Egnor 1999).
-A sliding window keeps counts in a ring buffer, so each round is O(1); the counters in the
-line-up also learn how the opponent breaks the counts' ties (:class:`TieReadingFrequency`).
+A sliding window keeps counts in a ring buffer, so each round is O(1); the window's counter in
+the line-up, and a whole-match counter of our moves (the mirrored half), also learn how the
+opponent breaks the counts' ties (:class:`TieReadingFrequency`).
 """
 from __future__ import annotations
 

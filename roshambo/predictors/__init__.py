@@ -16,6 +16,7 @@ from .frequency import FrequencyCounter, TieReadingFrequency
 from .history import HistoryMatcher
 from .lags import LaggedRolls
 from .markov import CalibratedMarkovChain, MarkovChain
+from .meta import MetaOfAgents
 from .outcome import OutcomeRollTable
 from .periods import PeriodicMoves
 from .random_guess import RandomGuess
@@ -92,6 +93,9 @@ def _lineup() -> list[Factory]:
     probe = random.Random(0)
     factories += [lambda rng, make=make: CarriedOver(make(rng)) for make in list(factories)
                   if make(probe).name in CARRIED]
+    # an opponent that plays the best-scoring arm of simple agents predicting our moves (a
+    # meta-player of the Kaggle kind): its scoreboard, kept from its side (direct half only)
+    factories.append(lambda rng: MetaOfAgents())
     factories.append(lambda rng: RandomGuess(rng))
     return factories
 
@@ -125,6 +129,7 @@ __all__ = [
     "HistoryMatcher",
     "LaggedRolls",
     "MarkovChain",
+    "MetaOfAgents",
     "OutcomeRollTable",
     "PeriodicMoves",
     "Predictor",

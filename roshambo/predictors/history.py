@@ -53,6 +53,11 @@ class HistoryMatcher:
         self._owner: HistoryMatcher | None = None  # whose index this one reads, if shared
         self._prediction: Move | None = None
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HistoryMatcher) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         """Borrow an identical index from a predictor already in ``shared`` (or offer this
         one): the index depends only on which real side's moves it reads, once a mirrored
@@ -106,3 +111,11 @@ class HistoryMatcher:
 
     def predict(self) -> Move | None:
         return self._prediction
+
+    @property
+    def found(self) -> int | None:
+        """Where, in the rounds so far (counted from 0), the round that followed the latest
+        longest match of the recent context is; None where no context has recurred. A
+        borrower reads its owner's."""
+        owner = self._owner
+        return (self if owner is None else owner)._found

@@ -1,0 +1,203 @@
+"""A meta-player: an opponent that plays the best of many simple agents' answers to us.
+
+The strongest bots of the Kaggle RPS competition (2020-21) and many rpscontest entries are
+ensembles of simple agents, each predicting our next move (our move frequencies, Markov
+chains over our moves, theirs or both, the longest history match) or their own (so that we
+would play what beats it), and each giving three arms: the move that beats the prediction
+and its two rotations (Egnor 1999's second guesses). They score every arm on the rounds
+played, forgetting, and play the best one (greedily, or by Thompson sampling from the
+scores; at random when none is winning). Every arm's record is computed from the public
+history, so this predictor keeps the same kind of scoreboard, from the opponent's side, and
+predicts the move of the arm that leads it. Our own predictors' mirrored halves model each
+agent alone, and the meta levels need several rounds to see which of them an opponent
+follows now; here the switch between agents is read off the opponent's scores the moment
+it happens.
+
+The agents, per side (ours, and theirs as they would predict themselves): the side's move
+frequencies; the continuation counts after the last 1 to ``max_order`` moves of theirs, of
+ours, and of both as pairs; and what followed the longest earlier match of the recent pairs
+(Iocaine Powder's history matching). Counts forget as a context recurs, arm scores as
+rounds pass, both with a memory of ``memory`` (the decayed contexts cover memories from 4
+to 64, and 16 is that grid's geometric middle: against meta-players forgetting over 8 or
+32, the guesses hit nearly as often, docs/benchmarks.md). An arm scores +1 where its move
+would have beaten ours, -1 where it would have lost. Ties go to the first agent (ours before
+theirs; frequencies, then each view by order, then the match) and the first rotation.
+A round costs one pass over the agents, however long the match.
+"""
+from __future__ import annotations
+
+import math
+
+from ..moves import Move
+from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive
+from .history import HistoryMatcher
+
+MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
+MATCH_WINDOW = 1000  # and how far back it looks, so that an ensemble's index is shared
+VIEWS = 3  # contexts of their moves, ours, and both as pairs
+NEXT = (1, 2, 0)  # the move that beats each move
+
+
+class MetaOfAgents(WorksInOneHalf):
+    """Predict their move as the move of the best-scoring arm of simple agents predicting
+    our moves (or theirs, answered), scored from their side. Silent until some arm's score
+    is positive (a meta-player with nothing winning plays at random)."""
+
+    def __init__(self, max_order: int = 3, memory: int = 8, score_memory: int = 16,
+                 half: str = "direct") -> None:
+        self.max_order = check_positive(max_order, "max_order")
+        for value, what in ((memory, "memory"), (score_memory, "score_memory")):
+            if type(value) is not int or value < 2:
+                raise ValueError(f"invalid {what} {value!r}: expected an integer of at least 2")
+        self.memory, self.score_memory = memory, score_memory
+        self.half = check_half(half)
+        self.name = f"meta-agents{max_order}" + ("" if (memory, score_memory) == (8, 16) else f"@{memory}-{score_memory}")
+        self._score_keep = 1.0 - 1.0 / score_memory
+        # _powers[n]: keep ** -n for the counts, up to where it reaches 1e100
+        self._keep = keep = 1.0 - 1.0 / memory
+        limit = min(4096, int(100 * math.log(10) / -math.log(keep)))
+        self._powers = tuple(keep ** -n for n in range(limit))
+        self._modulus = 10 ** max_order  # a view's last max_order symbols, base-10 digits 1..9
+        self._moduli = tuple(10 ** order for order in range(1, max_order + 1))
+        # agents per side: frequencies, VIEWS * max_order chains, the match
+        self._per_side = 2 + VIEWS * max_order
+        self.reset()
+
+    def reset(self) -> None:
+        # context key -> the decayed counts of the move that followed it, ours (cells 0-2) and
+        # theirs (3-5), kept scaled by keep ** -n after n recurrences (cell 6: n), so that a
+        # recurrence adds one weight to two cells instead of shrinking six; then the most
+        # counted move of each side (cells 7, 8: only the cells a recurrence adds to can take
+        # the lead). A key is the context's digits (1-based, so orders never collide) times 4
+        # plus the view.
+        self._rows: dict[int, list] = {}
+        self._contexts = [0] * VIEWS
+        self._current: list[list] = []  # the rows of the current contexts, learnt next round
+        # the move frequencies, ours then theirs, kept scaled by keep ** -rounds (the empty
+        # context recurs every round), and each side's most frequent move
+        self._frequencies = [0.0] * 6
+        self._count_weight = 1.0
+        self._leaders = [0, 0]
+        self._weight = 1.0  # score_keep ** -rounds: a round adds one weight instead of decaying all
+        agents = 2 * self._per_side
+        self._scores = [0.0] * (3 * agents)  # arm 3 a + k, scaled by _weight
+        self._expected: list[Move | None] = [None] * agents  # our move each agent expects
+        self._mine = bytearray()
+        self._theirs = bytearray()
+        self._matcher = HistoryMatcher("both", MATCH_LENGTH, MATCH_WINDOW)
+        self._seen = 0
+        self._prediction: Move | None = None
+        self._idle = False  # set by share() in the half this predictor does not work in
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Idle in the half this predictor does not work in; in the other, read the history
+        index of a matcher of both sides' moves already in ``shared`` (or offer this one's)."""
+        super().share(shared, mirrored)
+        if not self._idle:
+            self._matcher.share(shared, mirrored)
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
+        self._weight = weight = self._weight / self._score_keep
+        scores = self._scores
+        # score every arm on our move: arm k of an agent expecting x plays x + 1 + k, which
+        # beats our move where k = my - x and loses to it where k = my - x + 1 (mod 3)
+        arm = 0
+        for expected in self._expected:
+            if expected is not None:
+                turn = (my_move - expected) % 3
+                scores[arm + turn] += weight
+                scores[arm + (turn + 1) % 3] -= weight
+            arm += 3
+        # count the moves that followed the last round's contexts
+        powers = self._powers
+        theirs_cell = 3 + their_move
+        for row in self._current:
+            n = row[6]
+            add = powers[n]
+            value = row[my_move] = row[my_move] + add
+            leader = row[7]
+            if leader != my_move and (value > row[leader] or value == row[leader] and my_move < leader):
+                row[7] = my_move
+            value = row[theirs_cell] = row[theirs_cell] + add
+            leader = row[8]
+            if leader != their_move and (value > row[3 + leader] or value == row[3 + leader] and their_move < leader):
+                row[8] = their_move
+            n += 1
+            if n == len(powers):  # back to the scale of one recurrence
+                scale = powers[n - 1]
+                for cell in range(6):
+                    row[cell] /= scale
+                n = 1
+            row[6] = n
+        frequencies, leaders = self._frequencies, self._leaders
+        self._count_weight = count_weight = self._count_weight / self._keep
+        for side, move in ((0, my_move), (1, their_move)):
+            cell = 3 * side + move
+            value = frequencies[cell] = frequencies[cell] + count_weight
+            leader = leaders[side]
+            if leader != move and (value > frequencies[3 * side + leader]
+                                   or value == frequencies[3 * side + leader] and move < leader):
+                leaders[side] = move
+        if count_weight > RESCALE_AT:
+            for i in range(6):
+                frequencies[i] /= count_weight
+            self._count_weight = 1.0
+        if weight > RESCALE_AT:
+            self._scores = scores = [score / weight for score in scores]
+            self._weight = 1.0
+        self._mine.append(my_move)
+        self._theirs.append(their_move)
+        self._matcher.update(my_move, their_move)
+        seen = self._seen = self._seen + 1
+        contexts = self._contexts
+        modulus = self._modulus
+        contexts[0] = (contexts[0] * 10 + their_move + 1) % modulus
+        contexts[1] = (contexts[1] * 10 + my_move + 1) % modulus
+        contexts[2] = (contexts[2] * 10 + 3 * my_move + their_move + 1) % modulus
+        rows = self._rows
+        current = []
+        for order, divisor in enumerate(self._moduli, 1):
+            if seen < order:
+                break
+            for view in range(VIEWS):
+                key = (contexts[view] % divisor) << 2 | view
+                row = rows.get(key)
+                if row is None:
+                    row = rows[key] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0]
+                current.append(row)
+        self._current = current
+        # what each agent expects of our next move, ours first, then theirs: a prediction of
+        # their own move q expects us to play what beats it, q + 1 (a context never followed
+        # by anything says nothing)
+        missing = self._per_side - 2 - len(current)
+        found = self._matcher.found
+        expected = [leaders[0]]
+        expected += [row[7] if row[6] else None for row in current]
+        expected += [None] * missing
+        expected.append(None if found is None else self._mine[found])
+        expected.append(NEXT[leaders[1]])
+        expected += [NEXT[row[8]] if row[6] else None for row in current]
+        expected += [None] * missing
+        expected.append(None if found is None else NEXT[self._theirs[found]])
+        self._expected = expected
+        # the best arm of an agent that speaks (the first on ties)
+        top = max(scores)
+        best = scores.index(top)
+        if expected[best // 3] is None:
+            top, best = 0.0, -1
+            for arm, score in enumerate(scores):
+                if score > top and expected[arm // 3] is not None:
+                    top, best = score, arm
+        if top <= 0.0:
+            prediction = None
+        else:
+            agent, turn = divmod(best, 3)
+            prediction = (expected[agent] + 1 + turn) % 3  # type: ignore[operator]
+        self._prediction = prediction
+        return prediction
+
+    def predict(self) -> Move | None:
+        return self._prediction
+

@@ -7,6 +7,7 @@ here from its docstring, and pinned with short scripted games.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import itertools
 import random
@@ -38,6 +39,7 @@ from roshambo.predictors import (
 )
 from roshambo.predictors.base import TieContexts, argmax3
 from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
+from roshambo.predictors.meta import MetaOfAgents
 from roshambo.predictors import periods
 from roshambo.predictors.periods import PeriodicMoves
 from roshambo.predictors.windows import FIELD, CountingWindows
@@ -301,6 +303,11 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (CountingWindows, {"split_ties": "yes"}, "yes"),
     (CountingWindows, {"split_ties": None}, None),
     (CalibratedMarkovChain, {"seq_len": 0}, 0),
+    (MetaOfAgents, {"max_order": 0}, 0),
+    (MetaOfAgents, {"memory": 1}, 1),
+    (MetaOfAgents, {"memory": 8.0}, 8.0),
+    (MetaOfAgents, {"score_memory": True}, True),
+    (MetaOfAgents, {"half": "neither"}, "neither"),
 ]
 
 
@@ -406,8 +413,13 @@ def history_reference(rounds: Sequence[Round], source: str, max_len: int,
     """The docstring's index, with tuples for keys: the latest occurrence of each indexed
     context; a context is indexed one symbol longer only when its shorter form recurs; with a
     window, a context last seen before the window counts as never seen."""
+    found = history_position(rounds, source, max_len, window)
+    return None if found is None else rounds[found][1]
+
+
+def history_position(rounds: Sequence[Round], source: str, max_len: int, window: int | None) -> int | None:
+    """Where the round that followed the latest longest match is, by the index above."""
     symbols = [symbol(source, m, t) for m, t in rounds]
-    theirs = [t for _, t in rounds]
     latest: dict[tuple[int, ...], int] = {}
     found = None
     for end in range(1, len(symbols) + 1):
@@ -419,7 +431,69 @@ def history_reference(rounds: Sequence[Round], source: str, max_len: int,
             if position is None or (window is not None and position < end - window):
                 break
             found = position
-    return None if found is None else theirs[found]
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> list[Move | None]:
+    """What each agent of :func:`meta_reference` expects of our next move after ``rounds``
+    (cached: the test asks again for every longer prefix)."""
+    t = len(rounds)
+
+    def top(weights: list[int]) -> Move:
+        return next(m for m in range(3) if weights[m] == max(weights))
+
+    def decayed(moves: Sequence[Move], m: int) -> list[int]:
+        weights = [0, 0, 0]
+        for j, move in enumerate(moves, 1):  # move j of N weighs (m - 1) ** (N - j) * m ** j
+            weights = [w * (m - 1) for w in weights]
+            weights[move] += m ** j
+        return weights
+
+    views = [[r[1] for r in rounds], [r[0] for r in rounds], list(rounds)]
+    sides: list[list[Move | None]] = [[], []]
+    for side in range(2):
+        sides[side].append(top(decayed([r[side] for r in rounds], memory)))
+    for k in range(1, max_order + 1):
+        for view in views:
+            followed = [rounds[i] for i in range(k, t) if view[i - k:i] == view[t - k:t]] if t >= k else []
+            for side in range(2):
+                sides[side].append(top(decayed([r[side] for r in followed], memory)) if followed else None)
+    found = history_position(rounds, "both", 12, 1000)
+    for side in range(2):
+        sides[side].append(None if found is None else rounds[found][side])
+    return sides[0] + [None if q is None else (q + 1) % 3 for q in sides[1]]
+
+
+def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_memory: int) -> Move | None:
+    """Recount from scratch, exactly (integers: a weight keep ** age, keep = (m - 1) / m, is
+    (m - 1) ** age * m ** (rounds - age) over a common m ** rounds). After t rounds the agents
+    expect, ours first: our most frequent move (each round's weight keep ** age), per order k
+    and view (theirs, ours, pairs) our most counted move after the last k symbols (at each
+    recurrence of the context the older counts times keep), None where nothing followed it or
+    t < k; our move after the history matcher's match; then the same of their moves, each
+    plus one (we would beat it). Every round i, an arm k of an agent expecting e played e + 1
+    + k, +1 where it beat our move, -1 where it lost, weighted keep ** age at the score
+    memory. The best arm of an agent that speaks (the first on ties) predicts, if positive."""
+    n = len(rounds)
+    if n == 0:
+        return None
+    rounds = tuple(rounds)
+    agents = 2 * (2 + 3 * max_order)
+    scores = [0] * (3 * agents)
+    for i in range(1, n):
+        expected = meta_expected(rounds[:i], max_order, memory)
+        for a, e in enumerate(expected):
+            if e is not None:
+                for k in range(3):
+                    result = outcome(e + 1 + k, rounds[i][0])  # +1 where the arm's move wins
+                    scores[3 * a + k] += result * (score_memory - 1) ** (n - 1 - i) * score_memory ** i
+    expected = meta_expected(rounds, max_order, memory)
+    speaking = [arm for arm in range(3 * agents) if expected[arm // 3] is not None]
+    best = max(speaking, key=lambda arm: (scores[arm], -arm))
+    if scores[best] <= 0:
+        return None
+    return (expected[best // 3] + 1 + best % 3) % 3  # type: ignore[operator]
 
 
 def latest_occurrence(symbols: Sequence[int], length: int) -> int | None:
@@ -576,6 +650,9 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
                                                          predictor.min_score)
     if isinstance(predictor, BlendedContexts):
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
+    if isinstance(predictor, MetaOfAgents):
+        return lambda rounds: meta_reference(rounds, predictor.max_order, predictor.memory,
+                                             predictor.score_memory)
     if isinstance(predictor, SharpestContext):
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: sharpest_reference(rounds, decay)
@@ -1234,6 +1311,97 @@ def test_decayed_contexts_idle_in_the_direct_half() -> None:
     predictor.reset()
     predictor.share({}, mirrored=True)
     assert any(predictor.update(m, m) is not None for m, _ in random_rounds(3, 50))
+
+
+class MetaPlayer:
+    """A meta-player written here: agents predicting the other side's next move (its move
+    frequencies, what followed the last 1 to 3 moves of either side or of both) or this
+    side's own (answered: the other side would beat it), counts forgetting with ``memory``,
+    an arm per turn of each, scored +1 / -1 forgetting with ``score_memory``; it plays the
+    best arm's move, at random while none is positive. No history matcher: a meta-player
+    with fewer agents than the model."""
+
+    def __init__(self, memory: int, score_memory: int, seed: int) -> None:
+        self.keep, self.score_keep = 1 - 1 / memory, 1 - 1 / score_memory
+        self.rng = random.Random(seed)
+        self.frequency = [[0.0] * 3, [0.0] * 3]  # the other side's moves, then its own
+        self.rows: dict[object, list[list[float]]] = {}
+        self.history: list[Round] = []  # (the other side's move, its own)
+        self.scores = [0.0] * (3 * 20)
+        self.expected: list[Move | None] = [None] * 20  # the other side's move each expects
+
+    def move(self) -> Move:
+        arms = [arm for arm in range(len(self.scores)) if self.expected[arm // 3] is not None]
+        best = max(arms, key=lambda arm: (self.scores[arm], -arm), default=None)
+        if best is None or self.scores[best] <= 0:
+            return self.rng.randrange(3)
+        return (self.expected[best // 3] + 1 + best % 3) % 3  # type: ignore[operator]
+
+    def contexts(self) -> list[object]:
+        h = self.history
+        return [(view, tuple(r if view == 2 else r[view] for r in h[-k:]))
+                for k in (1, 2, 3) for view in (0, 1, 2) if len(h) >= k]
+
+    def observe(self, other: Move, own: Move) -> None:
+        self.scores = [score * self.score_keep for score in self.scores]
+        for a, e in enumerate(self.expected):
+            if e is not None:
+                for k in range(3):
+                    self.scores[3 * a + k] += outcome(e + 1 + k, other)
+        for side, move in enumerate((other, own)):
+            self.frequency[side] = [c * self.keep for c in self.frequency[side]]
+            self.frequency[side][move] += 1
+        for key in self.contexts():
+            rows = self.rows.setdefault(key, [[0.0] * 3, [0.0] * 3])
+            for side, move in enumerate((other, own)):
+                rows[side] = [c * self.keep for c in rows[side]]
+                rows[side][move] += 1
+        self.history.append((other, own))
+        keys = self.contexts()
+        sides: list[list[Move | None]] = []
+        for side in range(2):
+            said = [argmax_first(self.frequency[side])]
+            said += [argmax_first(self.rows[key][side]) if key in self.rows else None for key in keys]
+            said += [None] * (10 - len(said))
+            sides.append(said if side == 0 else [None if q is None else (q + 1) % 3 for q in said])
+        self.expected = sides[0] + sides[1]
+
+
+@pytest.mark.parametrize("memory, score_memory", [(5, 10), (10, 14), (20, 40)])
+def test_meta_of_agents_predicts_a_meta_player_of_other_memories(memory: int, score_memory: int) -> None:
+    """A meta-player whose agents are among the model's but whose memories are not: its
+    moves are named far more often than a guess's third (56%, 51% and over 60% here),
+    though our moves are random, so its best arm changes every few rounds."""
+    rng = random.Random(memory)
+    player, predictor = MetaPlayer(memory, score_memory, seed=memory), MetaOfAgents()
+    hits = spoken = 0
+    for t in range(600):
+        theirs, mine = player.move(), rng.randrange(3)
+        if t >= 100 and predictor.predict() is not None:
+            spoken += 1
+            hits += predictor.predict() == theirs
+        player.observe(mine, theirs)
+        predictor.update(mine, theirs)
+    assert spoken >= 400 and hits >= 0.45 * spoken, (spoken, hits)
+
+
+def test_meta_of_agents_idles_in_the_mirrored_half_and_reads_the_shared_pair_index() -> None:
+    rounds = mixed_rounds(12, 300)
+    idle = MetaOfAgents()
+    idle.share({}, mirrored=True)
+    assert [idle.update(m, t) for m, t in rounds] == [None] * len(rounds)
+    # in the direct half it borrows a pair index the line-up's matcher already keeps
+    owner, shared = HistoryMatcher("both", 12, 1000), {}
+    owner.share(shared, mirrored=False)
+    borrower = MetaOfAgents()
+    borrower.share(shared, mirrored=False)
+    assert len(shared) == 1
+    said = []
+    for m, t in rounds:
+        owner.update(m, t)
+        said.append(borrower.update(m, t))
+    assert said == predictions(MetaOfAgents(), rounds)[1:]
+    assert any(s is not None for s in said)
 
 
 def test_tie_reading_frequency_for_the_mirrored_half_idles_in_the_direct_half() -> None:

@@ -16,13 +16,18 @@ it happens.
 The agents, per side (ours, and theirs as they would predict themselves): the side's move
 frequencies; the continuation counts after the last 1 to ``max_order`` moves of theirs, of
 ours, and of both as pairs; and what followed the longest earlier match of the recent pairs
-(Iocaine Powder's history matching). Counts forget as a context recurs, arm scores as
-rounds pass, both with a memory of ``memory`` (the decayed contexts cover memories from 4
-to 64, and 16 is that grid's geometric middle: against meta-players forgetting over 8 or
-32, the guesses hit nearly as often, docs/benchmarks.md). An arm scores +1 where its move
-would have beaten ours, -1 where it would have lost. Ties go to the first agent (ours before
-theirs; frequencies, then each view by order, then the match) and the first rotation.
-A round costs one pass over the agents, however long the match.
+(Iocaine Powder's history matching). Counts forget as their context recurs (the
+frequencies' empty context recurs every round) with a memory of ``memory`` recurrences,
+arm scores as rounds pass with one of ``score_memory`` rounds. A meta-player must forget
+fast to follow an opponent that changes, so both sit at the short end of a doubling grid:
+screened against the two modern bots (counts over 8, 16 or the whole match, scores over 16
+or 32), 8 and 16 named their moves most often, and against meta-players of other memories
+(5 to 40) half of their moves or more are still named, though ours are random
+(docs/benchmarks.md, tests). An arm scores +1 where its move would have beaten ours, -1
+where it would have lost. Ties go to the first agent (ours before theirs; frequencies, then
+each order's views, then the match) and the first rotation. A meta-player that uses only
+some of these agents is read less well: the model takes the best arm of all of them. A
+round costs one pass over the agents, however long the match.
 """
 from __future__ import annotations
 

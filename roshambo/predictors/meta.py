@@ -45,11 +45,13 @@ NEXT = (1, 2, 0)  # the move that beats each move
 
 class MetaOfAgents(WorksInOneHalf):
     """Predict their move as the move of the best-scoring arm of simple agents predicting
-    our moves (or theirs, answered), scored from their side. Silent until some arm's score
-    is positive (a meta-player with nothing winning plays at random)."""
+    our moves (or theirs, answered), scored from their side. Silent while the best arm's
+    score is below ``min_score`` wins running (decayed; and while it is not positive): a
+    meta-player with nothing winning plays at random, and in the opening one arm of dozens
+    leads by chance."""
 
     def __init__(self, max_order: int = 3, memory: int = 8, score_memory: int = 16,
-                 half: str = "direct") -> None:
+                 min_score: int = 2, half: str = "direct") -> None:
         self.max_order = check_positive(max_order, "max_order")
         for value, what in ((memory, "memory"), (score_memory, "score_memory")):
             if type(value) is not int or value < 2:
@@ -66,6 +68,13 @@ class MetaOfAgents(WorksInOneHalf):
         self._moduli = tuple(10 ** order for order in range(1, max_order + 1))
         # agents per side: frequencies, VIEWS * max_order chains, the match
         self._per_side = 2 + VIEWS * max_order
+        if type(min_score) is not int or min_score < 0:
+            raise ValueError(f"invalid min_score {min_score!r}: expected a non-negative integer")
+        self.min_score = min_score
+        # a best arm that has won min_score rounds running, decayed since: the score it needs
+        # today, in units of this round's weight
+        keep = self._score_keep
+        self._bar = sum(keep ** i for i in range(min_score)) * 0.999
         self.reset()
 
     def reset(self) -> None:
@@ -195,7 +204,7 @@ class MetaOfAgents(WorksInOneHalf):
             for arm, score in enumerate(scores):
                 if score > top and expected[arm // 3] is not None:
                     top, best = score, arm
-        if top <= 0.0:
+        if top <= 0.0 or top < self._bar * self._weight:
             prediction = None
         else:
             agent, turn = divmod(best, 3)

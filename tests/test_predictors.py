@@ -308,6 +308,8 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (MetaOfAgents, {"memory": 8.0}, 8.0),
     (MetaOfAgents, {"score_memory": True}, True),
     (MetaOfAgents, {"half": "neither"}, "neither"),
+    (MetaOfAgents, {"min_score": -1}, -1),
+    (MetaOfAgents, {"min_score": 1.5}, 1.5),
 ]
 
 
@@ -465,7 +467,8 @@ def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> lis
     return sides[0] + [None if q is None else (q + 1) % 3 for q in sides[1]]
 
 
-def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_memory: int) -> Move | None:
+def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_memory: int,
+                   min_score: int) -> Move | None:
     """Recount from scratch, exactly (integers: a weight keep ** age, keep = (m - 1) / m, is
     (m - 1) ** age * m ** (rounds - age) over a common m ** rounds). After t rounds the agents
     expect, ours first: our most frequent move (each round's weight keep ** age), per order k
@@ -474,7 +477,8 @@ def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_m
     t < k; our move after the history matcher's match; then the same of their moves, each
     plus one (we would beat it). Every round i, an arm k of an agent expecting e played e + 1
     + k, +1 where it beat our move, -1 where it lost, weighted keep ** age at the score
-    memory. The best arm of an agent that speaks (the first on ties) predicts, if positive."""
+    memory. The best arm of an agent that speaks (the first on ties) predicts, if positive
+    and at least 0.999 times what min_score wins running, decayed since, would score."""
     n = len(rounds)
     if n == 0:
         return None
@@ -491,7 +495,8 @@ def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_m
     expected = meta_expected(rounds, max_order, memory)
     speaking = [arm for arm in range(3 * agents) if expected[arm // 3] is not None]
     best = max(speaking, key=lambda arm: (scores[arm], -arm))
-    if scores[best] <= 0:
+    bar = Fraction(999, 1000) * sum(Fraction(score_memory - 1, score_memory) ** i for i in range(min_score))
+    if scores[best] <= 0 or Fraction(scores[best], score_memory ** (n - 1)) < bar:
         return None
     return (expected[best // 3] + 1 + best % 3) % 3  # type: ignore[operator]
 
@@ -652,7 +657,7 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
     if isinstance(predictor, MetaOfAgents):
         return lambda rounds: meta_reference(rounds, predictor.max_order, predictor.memory,
-                                             predictor.score_memory)
+                                             predictor.score_memory, predictor.min_score)
     if isinstance(predictor, SharpestContext):
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: sharpest_reference(rounds, decay)
@@ -691,6 +696,7 @@ def test_registered_predictor_agrees_with_its_reference_model(
     LaggedRolls("mine", 1), LaggedRolls("their", 5, decay=0.5), LaggedRolls("mine", 3, decay=1.0, min_hits=4),
     DecayedContexts(1, (None,), half="both"), DecayedContexts(2, (2, 5), min_score=1, half="both"),
     BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
+    MetaOfAgents(1, memory=3, score_memory=5, min_score=0), MetaOfAgents(2, memory=20, min_score=4),
 ], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)

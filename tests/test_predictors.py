@@ -442,9 +442,6 @@ def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> lis
     (cached: the test asks again for every longer prefix)."""
     t = len(rounds)
 
-    def top(weights: list[int]) -> Move:
-        return next(m for m in range(3) if weights[m] == max(weights))
-
     def decayed(moves: Sequence[Move], m: int) -> list[int]:
         weights = [0, 0, 0]
         for j, move in enumerate(moves, 1):  # move j of N weighs (m - 1) ** (N - j) * m ** j
@@ -455,12 +452,12 @@ def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> lis
     views = [[r[1] for r in rounds], [r[0] for r in rounds], list(rounds)]
     sides: list[list[Move | None]] = [[], []]
     for side in range(2):
-        sides[side].append(top(decayed([r[side] for r in rounds], memory)))
+        sides[side].append(argmax_first(decayed([r[side] for r in rounds], memory)))
     for k in range(1, max_order + 1):
         for view in views:
             followed = [rounds[i] for i in range(k, t) if view[i - k:i] == view[t - k:t]] if t >= k else []
             for side in range(2):
-                sides[side].append(top(decayed([r[side] for r in followed], memory)) if followed else None)
+                sides[side].append(argmax_first(decayed([r[side] for r in followed], memory)))
     found = history_position(rounds, "both", 12, 1000)
     for side in range(2):
         sides[side].append(None if found is None else rounds[found][side])

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 
 from ..moves import Move
-from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive
+from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive, fold_weight
 from .history import HistoryMatcher
 
 MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
@@ -56,7 +56,9 @@ class MetaOfAgents(WorksInOneHalf):
         for value, what in ((memory, "memory"), (score_memory, "score_memory")):
             if type(value) is not int or value < 2:
                 raise ValueError(f"invalid {what} {value!r}: expected an integer of at least 2")
-        self.memory, self.score_memory = memory, score_memory
+        if type(min_score) is not int or min_score < 0:
+            raise ValueError(f"invalid min_score {min_score!r}: expected a non-negative integer")
+        self.memory, self.score_memory, self.min_score = memory, score_memory, min_score
         self.half = check_half(half)
         self.name = f"meta-agents{max_order}" + ("" if (memory, score_memory) == (8, 16) else f"@{memory}-{score_memory}")
         self._score_keep = 1.0 - 1.0 / score_memory
@@ -68,13 +70,9 @@ class MetaOfAgents(WorksInOneHalf):
         self._moduli = tuple(10 ** order for order in range(1, max_order + 1))
         # agents per side: frequencies, VIEWS * max_order chains, the match
         self._per_side = 2 + VIEWS * max_order
-        if type(min_score) is not int or min_score < 0:
-            raise ValueError(f"invalid min_score {min_score!r}: expected a non-negative integer")
-        self.min_score = min_score
         # a best arm that has won min_score rounds running, decayed since: the score it needs
         # today, in units of this round's weight
-        keep = self._score_keep
-        self._bar = sum(keep ** i for i in range(min_score)) * 0.999
+        self._bar = sum(self._score_keep ** i for i in range(min_score)) * 0.999
         self.reset()
 
     def reset(self) -> None:
@@ -99,7 +97,6 @@ class MetaOfAgents(WorksInOneHalf):
         self._mine = bytearray()
         self._theirs = bytearray()
         self._matcher = HistoryMatcher("both", MATCH_LENGTH, MATCH_WINDOW)
-        self._seen = 0
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -155,16 +152,13 @@ class MetaOfAgents(WorksInOneHalf):
                                    or value == frequencies[3 * side + leader] and move < leader):
                 leaders[side] = move
         if count_weight > RESCALE_AT:
-            for i in range(6):
-                frequencies[i] /= count_weight
-            self._count_weight = 1.0
+            self._count_weight = fold_weight([frequencies], count_weight)
         if weight > RESCALE_AT:
-            self._scores = scores = [score / weight for score in scores]
-            self._weight = 1.0
+            self._weight = fold_weight([scores], weight)
         self._mine.append(my_move)
         self._theirs.append(their_move)
         self._matcher.update(my_move, their_move)
-        seen = self._seen = self._seen + 1
+        seen = len(self._mine)
         contexts = self._contexts
         modulus = self._modulus
         contexts[0] = (contexts[0] * 10 + their_move + 1) % modulus

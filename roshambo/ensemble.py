@@ -57,11 +57,10 @@ as much as a decayed one can (1 / (1 - trust_decay) rounds' worth); from there t
 too, so that a long losing spell is forgotten in a few dozen rounds once the opponent can be
 beaten again. Each round we follow the meta-meta choice only if a draw from Beta(wins + a,
 losses + b) exceeds a bar (Thompson 1933), and play at random otherwise. The bar starts at
-1/2 and rises to ``trust_bar`` as the prior fades (see below): an opponent that adapts to
-what we play (the modern history matchers, the Kaggle bandits) beats a choice soon after we
-start following it, so the record lags what the choice wins now, and an even record means a
-losing choice; where it wins a few rounds in ten more than it loses, random play costs that
-edge (the classic field's narrow wins), so the bar sits between. The prior (a, b)
+1/2 and rises to ``trust_bar`` as the prior fades (see below); by default it stays at 1/2:
+a choice that wins a few rounds in ten more than it loses is worth following (the classic
+field's narrow wins), and an opponent that learns what we play, for which a higher bar
+once stood, meets the exposure rule below instead. The prior (a, b)
 starts optimistic, (5, 1): the first rounds of a match are guesses whoever the opponent, and
 one or two unlucky ones must not send the engine to random play after it has found an honest
 opponent out; but a simulator beats every round we follow, so the prior must give way after
@@ -90,6 +89,16 @@ it, while a third of an honest opponent's early guesses tie us (and caution play
 ties), so a spell of unlucky losses among them no longer sends the engine to random play.
 Later the ties fade out: against bots that predict us part of the time (the modern history
 matchers), their ties would keep us following.
+Exposure: an opponent that learns what we play (the modern history matchers) beats a choice
+soon after we start following it, most of all once we have followed it a few rounds
+running. So the record of our deterministic choice in the rounds that came after
+``exposure_run`` rounds followed running is kept apart too (kept as the record above, in
+every such round, hedged or not, decaying by ``trust_decay``), and in such a round we follow
+only if that record is not losing, or else if a draw from Beta(wins + 1, losses + 1)
+exceeds 1/2: random play then breaks the run the opponent was learning. Against an opponent
+we have found out, that record keeps winning and the rule never acts; a simulator of our
+code beats the choice whether the run is long or short, which the record above sees.
+
 Beaten choices running: once the opponent has beaten our deterministic choice
 ``beaten_run`` rounds running (hedged rounds counting the move we would have played), we
 play at random until the choice is not beaten. A simulator beats it in every round we have
@@ -299,10 +308,11 @@ class EnsembleConfig:
     tie_fading: float = 0.94
     caution_on_doubt: bool = True
     beaten_run: int = 3
-    trust_bar: float = 0.55
+    trust_bar: float = 0.5
     trust_floor: float = 0.1
     tenure_rounds: int = 5
     exact_tests: int = 5
+    exposure_run: int = 4
 
     def __post_init__(self) -> None:
         windows = self.windows
@@ -323,7 +333,8 @@ class EnsembleConfig:
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
         if not isinstance(self.caution_on_doubt, bool):
             raise ValueError(f"invalid caution_on_doubt {self.caution_on_doubt!r}: expected True or False")
-        for name in ("naive_prior", "caution_rounds", "beaten_run", "tenure_rounds", "exact_tests"):
+        for name in ("naive_prior", "caution_rounds", "beaten_run", "tenure_rounds", "exact_tests",
+                     "exposure_run"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"invalid {name} {value!r}: expected a non-negative integer")
@@ -562,6 +573,8 @@ class Ensemble:
         self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
         self._unanswered: tuple[Move, Move] | None = None  # see choose_move
+        self._run = 0  # rounds running in which we followed our choice, before this one
+        self._exposed = [0.0, 0.0]  # our choice's wins and losses in rounds after such a run
         self._tenure = 0  # rounds running this strategy and rotation were chosen before this one
         self._chosen = (-1, 0)  # the meta levels' last choice: strategy and rotation, followed or not
 
@@ -571,12 +584,19 @@ class Ensemble:
         intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
         self._unanswered = None
         trusted, self._trusted = self._trusted, False
+        run = self._run
+        self._run = run + 1 if trusted else 0
         if trusted or intended != NO_MOVE:
             # what our deterministic choice won: the move played, or in a hedged round the
             # move we would have played (see the module docstring); early ties count too
             result = ((mine if trusted else intended) - theirs) % 3  # 1 win, 2 loss, 0 tie
             won = (result == 1) + (self.config.tie_fading ** self._rounds if result == 0 else 0.0)
             lost = result == 2
+            if 0 < self.config.exposure_run <= run:  # the round came after a run we followed
+                exposed = self._exposed
+                decay = self.config.trust_decay
+                exposed[0] = decay * exposed[0] + won
+                exposed[1] = decay * exposed[1] + lost
             self._beaten = self._beaten + 1 if lost else 0
             if 0 < self.config.beaten_run <= self._beaten:
                 self._doubted = True
@@ -756,6 +776,11 @@ class Ensemble:
             trusted = _sure(alpha, beta, bar) or (
                 not below and not _hopeless(alpha, beta, bar, self._floor_z)
                 and self._rng.betavariate(alpha, beta) > bar)
+            if trusted and 0 < self.config.exposure_run <= self._run:
+                # after a run we followed: only if our choice wins there, by a draw when its
+                # record there is losing (see the module docstring, exposure)
+                wins, losses = self._exposed
+                trusted = wins >= losses or self._rng.betavariate(wins + 1.0, losses + 1.0) > 0.5
         planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
         cautious = followable and (rounds < self.config.caution_rounds and self._cautious(planned)
                                    or self.config.caution_on_doubt and self._in_doubt(self._meta_best[a]))

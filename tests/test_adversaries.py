@@ -188,7 +188,8 @@ def test_intended_move_is_what_an_engine_that_never_hedges_plays() -> None:
     always trusts plays exactly the move the hedging engine intended, every round."""
     engine = Ensemble(random.Random(11))
     twin = Ensemble(random.Random(12), config=EnsembleConfig(trust_prior=(1e9, 1.0), prior_fading=1.0,
-                                                            hedge_threshold=-1e9, beaten_run=0))
+                                                            hedge_threshold=-1e9, beaten_run=0,
+                                                            exposure_run=0))
     opponent = random.Random(13)
     hedged = 0
     assert engine.intended_move() is None

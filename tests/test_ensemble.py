@@ -323,7 +323,8 @@ def test_an_opponent_answering_the_intended_move_keeps_the_engine_hedging() -> N
 
 @pytest.mark.parametrize("run", [1, 3, 5])
 def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int) -> None:
-    """With the record's draw left out (a prior no losses can outweigh), the hedge comes
+    """With the record's draw left out (a prior no losses can outweigh, and no record kept
+    apart after runs we followed: ``exposure_run`` 0), the hedge comes
     exactly in the round after the ``beaten_run``-th round running in which the opponent beat
     what we intended (hedged rounds included), lasts while it keeps doing so, and ends the
     round after one where it did not; ``beaten_run`` 0 never hedges this way. The engine
@@ -331,7 +332,7 @@ def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int)
     such run the prior is gone (the next test), so from then on the draw may hedge too:
     only the coin's rounds are checked there."""
     for limit in (run, 0):
-        config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit)
+        config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit, exposure_run=0)
         ensemble = Ensemble(random.Random(run), config=config)
         beaten = 0  # rounds running in which the opponent beat our intended move
         doubted = False  # whether a run has reached the limit (the prior is gone)
@@ -437,11 +438,12 @@ def test_a_beaten_run_ends_the_benefit_of_the_doubt() -> None:
     """Once the opponent has beaten ``beaten_run`` choices running, the record's prior is
     (1, 1) for the rest of the match, however optimistic it was: against an opponent that
     then beats every other choice (never three running, so the coin stays away), the draw
-    hedges a good part of the time, where the prior of 1e12 wins would follow every round;
+    hedges a good part of the time, where the prior of 1e12 wins would follow every round
+    (the record kept after runs we followed is left out: ``exposure_run`` 0);
     an opponent that then loses to every choice brings the engine back to following."""
 
     def hedges(limit: int) -> tuple[int, int]:
-        config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit)
+        config = EnsembleConfig(trust_prior=(1e12, 1.0), beaten_run=limit, exposure_run=0)
         ensemble = Ensemble(random.Random(7), config=config)
         middle = late = 0  # hedged rounds, among those with an intended move
         for r in range(160):
@@ -713,6 +715,9 @@ BAD_CONFIGS: list[object] = [
     ({"tenure_rounds": 1.5}, "1.5"),
     ({"exact_tests": -1}, "-1"),
     ({"exact_tests": 4.0}, "4.0"),
+    ({"exposure_run": -1}, "-1"),
+    ({"exposure_run": True}, "True"),
+    ({"exposure_run": "4"}, "'4'"),
 ]
 
 
@@ -946,26 +951,65 @@ def in_turn(r: int) -> bool:
 
 
 def test_a_record_that_is_clearly_losing_is_not_followed() -> None:
-    """With a record of 3 losses in 5 (Beta(21, 31) once full), a draw clears the bar of 0.55
+    """With a record of 3 losses in 5 (Beta(21, 31) once full), a draw clears a bar of 0.55
     about one time in 60: without the floor the engine follows a few of 300 rounds, and a
     simulator whose copy keeps the same record follows in the same rounds and wins them;
     with the default floor it follows none by a draw (rounds where an exact model is followed
     outright, by its own rule, aside)."""
-    unfloored = sum(rounds_followed(EnsembleConfig(trust_floor=0.0, exact_tests=0), seed, three_in_five)
-                    for seed in range(3))
-    floored = sum(rounds_followed(EnsembleConfig(exact_tests=0), seed, three_in_five) for seed in range(3))
+    unfloored = sum(rounds_followed(EnsembleConfig(trust_bar=0.55, trust_floor=0.0, exact_tests=0), seed,
+                                    three_in_five) for seed in range(3))
+    floored = sum(rounds_followed(EnsembleConfig(trust_bar=0.55, exact_tests=0), seed, three_in_five)
+                  for seed in range(3))
     assert unfloored >= 5, f"followed {unfloored} of 3 x 300 rounds without a floor"
     assert floored == 0, f"followed {floored} of 3 x 300 rounds at the default floor"
 
 
-def test_an_even_record_is_seldom_followed_once_the_prior_has_faded() -> None:
-    """The bar a draw from the record must clear rises from 1/2 to ``trust_bar``: at 1/2 an
-    even record is followed in about half the rounds, at the default in far fewer (a draw
-    from Beta(26, 26) exceeds 0.55 about one time in four)."""
-    even = sum(rounds_followed(EnsembleConfig(trust_bar=0.5), seed, in_turn) for seed in range(3))
-    barred = sum(rounds_followed(EnsembleConfig(), seed, in_turn) for seed in range(3))
+def test_an_even_record_is_seldom_followed_under_a_higher_bar() -> None:
+    """The bar a draw from the record must clear rises from 1/2 to ``trust_bar``: at 1/2 (the
+    default) an even record is followed in about half the rounds, at 0.55 in far fewer (a
+    draw from Beta(26, 26) exceeds 0.55 about one time in four)."""
+    even = sum(rounds_followed(EnsembleConfig(), seed, in_turn) for seed in range(3))
+    barred = sum(rounds_followed(EnsembleConfig(trust_bar=0.55), seed, in_turn) for seed in range(3))
     assert 0.35 * 900 <= even <= 0.65 * 900, f"followed {even} of 3 x 300 rounds at a bar of 1/2"
-    assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at the default bar, {even} at 1/2"
+    assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at a bar of 0.55, {even} at 1/2"
+
+
+def runs_followed(config: EnsembleConfig, seed: int, exposure: int) -> list[int]:
+    """For each of rounds 400-699 that an engine follows, how many rounds running it had
+    followed before. The opponent loses to our intended move, except from round 100 on in
+    the rounds after ``exposure`` rounds we followed running, where it beats it (as an
+    opponent learning what we play catches up with a choice we keep playing)."""
+    ensemble = Ensemble(random.Random(seed), config=config)
+    runs: list[int] = []
+    run = 0
+    for r in range(700):
+        choice = ensemble.choose()
+        intended = ensemble.intended_move()
+        aim = choice.move if intended is None else intended
+        answer = 1 if r >= 100 and run >= exposure else -1
+        ensemble.observe(choice.move, (aim + answer) % 3)
+        if r >= 400 and not choice.hedging:
+            runs.append(run)
+        run = 0 if choice.hedging else run + 1
+    return runs
+
+
+def test_a_choice_is_seldom_followed_where_it_loses_after_a_run_we_followed() -> None:
+    """An opponent that beats our choice in the rounds after ``exposure_run`` (4) rounds we
+    followed running, and loses to it otherwise, leaves a record of about 4 wins to 1 loss,
+    which the draws follow; with ``exposure_run`` at 0 the engine walks into the fifth round
+    of its runs again and again, while with the record of those rounds kept apart it seldom
+    does. Where our choice wins after a run too, the rule never acts."""
+    def runs(exposure_run: int, exposure: int) -> list[int]:
+        config = EnsembleConfig(exposure_run=exposure_run)
+        return [run for seed in range(3) for run in runs_followed(config, seed, exposure)]
+
+    limit = EnsembleConfig().exposure_run
+    unruled, ruled = runs(0, limit), runs(limit, limit)
+    assert sum(run >= limit for run in unruled) >= 0.1 * len(unruled), f"without the rule: {len(unruled)} followed"
+    assert sum(run >= limit for run in ruled) <= 0.02 * len(ruled), f"{sorted(ruled)[-20:]} rounds into a run"
+    assert len(ruled) >= 0.5 * 900, f"followed {len(ruled)} of 3 x 300 rounds with the rule"
+    assert runs(EnsembleConfig().exposure_run, 10**6) == runs(0, 10**6)
 
 
 def followed_in_runs(config: EnsembleConfig, seed: int, every: int) -> list[int]:

@@ -97,10 +97,9 @@ every such round, hedged or not, decaying by ``trust_decay``), and in such a rou
 only if that record is not losing, or else if a draw from Beta(wins + a, losses + b), with
 the prior above, exceeds 1/2: random play then breaks the run the opponent was learning.
 The prior's benefit of the doubt matters here too: a record of a few rounds in the opening
-holds the early guesses' losses (with a uniform prior, the four fCC bots lost 684 more
-games over 4,800 matches). Against an opponent
-we have found out, that record keeps winning and the rule never acts; a simulator of our
-code beats the choice whether the run is long or short, which the record above sees.
+holds the early guesses' losses (docs/benchmarks.md, "Exposure"). Against an opponent we
+have found out, that record keeps winning and the rule never acts; a simulator of our code
+beats the choice whether the run is long or short, which the record above sees.
 
 Beaten choices running: once the opponent has beaten our deterministic choice
 ``beaten_run`` rounds running (hedged rounds counting the move we would have played), we

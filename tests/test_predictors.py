@@ -2085,7 +2085,7 @@ def test_counting_windows_answer_a_tie_with_a_tied_move() -> None:
 def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: float) -> None:
     """Against a cycle with a share of random moves, the prediction is the cycle's next move
     nearly whenever the cycle plays it: at most a third of the noise's share of rounds go
-    wrong, plus a little (random moves among the eleven voted on each time are outvoted by
+    wrong, plus a little (random moves among the seven voted on each time are outvoted by
     the others; a vote over three periods back misses 82 and 84 of 1000 at a fifth)."""
     rng = random.Random(len(pattern))
     predictor = PeriodicMoves("their", 16)
@@ -2104,10 +2104,10 @@ def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: floa
 @pytest.mark.parametrize("pattern", ["RP", "RRPSPS", "PPSRSRRP"])
 def test_periodic_moves_follow_a_changed_cycle_of_the_same_period_after_four_periods(pattern: str) -> None:
     """A cycle that changes every move but keeps its period (up to 9: longer, its misses
-    take the period's score below the vote's hold) keeps the vote speaking; the nearer
-    periods weigh more, so the new cycle outvotes the old after
-    four of its periods (weights 11 + 10 + 9 + 8 = 38 against 28), not before (30 against
-    36), and from then on every prediction is the new cycle's."""
+    take the period's score below the vote's hold) keeps the vote speaking, and the old
+    cycle's moves go on voting: the new cycle outvotes the old after four of its periods
+    (four of the seven voted on), not before, and from then on every prediction is the new
+    cycle's."""
     old = [LETTER[c] for c in pattern]
     new = [(m + 1) % 3 for m in old]
     period, change = len(old), 20 * len(old)

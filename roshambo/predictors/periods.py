@@ -5,21 +5,19 @@ few random moves among the cycle's break the contexts, and matching starts over.
 predictor reads the cycle by its period instead: for every p from 1 to ``max_period`` it
 keeps a decayed score of how often a move equalled the move p rounds before (all periods at
 once, in packed fields, as :mod:`.windows` does for counting windows), follows the best
-period, and predicts the move that most of the moves one to eleven periods back were, the
-nearer ones weighing more (eleven for one period back, down to one for eleven): random moves
-among them are outvoted (with a fifth of a cycle's moves random, a majority of three periods
-back is wrong about one time in twenty, and the longer votes far less often:
-docs/benchmarks.md), and a cycle that changes wins the vote after four of its periods, as it
-would in a plain majority of seven. The vote starts once the best period's decayed hit rate
-reaches ``min_rate`` and holds until it falls below ``hold_rate`` (hysteresis): with a fifth
-of a cycle's moves random the rate is about 0.76 and dips under 0.6 now and then (a cycle of
-nine: about 25 rounds a match), where a vote that stopped would leave the cycle to chance,
-while random moves seldom keep any period above 0.5 (a third by chance; the vote then speaks
-in about 4% of rounds, 1.5% without holding). The vote holds, not the period: a period that
-takes the lead while the vote speaks goes on at the lower bar (against a noisy cycle that
-changes, the new period's vote starts sooner, and the old one's lasts a few rounds longer).
-Billings 1999 (the cycling bots of the first RoShamBo competition, some with noise) read by
-period, in O(1) big-integer operations a round.
+period, and predicts the majority of the moves one to seven periods back, so that up to
+three random moves among them do not mislead it (with a fifth of a cycle's moves random, the
+majority of three periods back is wrong about one time in twenty, of seven under one in a
+hundred). The vote starts once the best period's decayed hit rate reaches ``min_rate`` and
+holds until it falls below ``hold_rate`` (hysteresis): with a fifth of a cycle's moves
+random the rate is about 0.76 and dips under 0.6 now and then (a cycle of nine: about 25
+rounds a match), where a vote that stopped would leave the cycle to chance, while random
+moves seldom keep any period above 0.5 (a third by chance; the vote then speaks in about 4%
+of rounds, 1.5% without holding). The vote holds, not the period: a period that takes the
+lead while the vote speaks goes on at the lower bar (against a noisy cycle that changes, the
+new period's vote starts sooner, and the old one's lasts a few rounds longer). Billings 1999
+(the cycling bots of the first RoShamBo competition, some with noise) read by period, in O(1)
+big-integer operations a round.
 
 The decayed score takes about fifteen hits to speak: against a new cycle of twelve, the
 better part of three periods, in which history matching is no help either (its index
@@ -51,13 +49,13 @@ from .base import WorksInOneHalf, check_half, check_positive, check_source
 FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
-LOOKBACK = 11  # periods voted on: one period back weighs LOOKBACK, the farthest 1
+LOOKBACK = 7  # periods voted on
 HOLD_RATE = 0.5  # once started, the vote speaks down to this hit rate (or min_rate, if lower)
 RUN_LIMIT = 14  # a run reaching 2 ** 14 halves them all (order kept, but for new ties)
 
 
 class PeriodicMoves(WorksInOneHalf):
-    """Predict a side's next move from the moves one to eleven periods back, for the
+    """Predict a side's next move from the moves one to seven periods back, for the
     period from 1 to ``max_period`` that has explained its recent moves best.
 
     ``source`` is the side read ("their": a cycling opponent). The vote waits until the best
@@ -160,12 +158,15 @@ class PeriodicMoves(WorksInOneHalf):
             shortest = self._shortest_exact()
             return self._back(shortest) if shortest else self._repeat()
         self._voting = True
-        # the nearer a period, the more its move weighs: a cycle that changes outvotes the old
-        # one sooner than in a plain majority over as many periods
         votes = [0, 0, 0]
-        first = self._back(period)
-        for back in range(1, min(LOOKBACK, self._seen // period) + 1):
-            votes[self._back(back * period)] += LOOKBACK + 1 - back
+        first = None
+        for back in range(1, LOOKBACK + 1):
+            if back * period > self._seen:
+                break
+            move = self._back(back * period)
+            votes[move] += 1
+            if first is None:
+                first = move
         top = max(votes)
         return first if votes[first] == top else votes.index(top)
 

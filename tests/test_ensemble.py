@@ -925,20 +925,30 @@ def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_
     assert not _hopeless(1.0, 60.0, bar, 0.0)  # a floor of 0 never skips
 
 
-def rounds_followed(config: EnsembleConfig, seed: int, beats_us: Callable[[int], bool]) -> int:
-    """Rounds 400-699 followed by an engine whose intended move, from round 100 on, is beaten
-    in the rounds r where ``beats_us(r)`` and beats the opponent's in the others (before, the
-    opponent loses to it)."""
+def runs_followed(config: EnsembleConfig, seed: int, beats_us: Callable[[int, int], bool]) -> list[int]:
+    """For each of rounds 400-699 that an engine follows, how many rounds running it had
+    followed before. From round 100 on, the opponent beats our intended move in the rounds r
+    where ``beats_us(r, run)`` (``run``: the rounds running we had followed before r) and
+    loses to it in the others (before, it loses to it)."""
     ensemble = Ensemble(random.Random(seed), config=config)
-    followed = 0
+    runs: list[int] = []
+    run = 0
     for r in range(700):
         choice = ensemble.choose()
         intended = ensemble.intended_move()
         aim = choice.move if intended is None else intended
-        answer = 1 if r >= 100 and beats_us(r) else -1
+        answer = 1 if r >= 100 and beats_us(r, run) else -1
         ensemble.observe(choice.move, (aim + answer) % 3)
-        followed += r >= 400 and not choice.hedging
-    return followed
+        if r >= 400 and not choice.hedging:
+            runs.append(run)
+        run = 0 if choice.hedging else run + 1
+    return runs
+
+
+def rounds_followed(config: EnsembleConfig, seed: int, beats_us: Callable[[int], bool]) -> int:
+    """Rounds 400-699 followed (see :func:`runs_followed`), the opponent beating our intended
+    move from round 100 on in the rounds r where ``beats_us(r)``."""
+    return len(runs_followed(config, seed, lambda r, run: beats_us(r)))
 
 
 def three_in_five(r: int) -> bool:
@@ -974,26 +984,6 @@ def test_an_even_record_is_seldom_followed_under_a_higher_bar() -> None:
     assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at a bar of 0.55, {even} at 1/2"
 
 
-def runs_followed(config: EnsembleConfig, seed: int, exposure: int) -> list[int]:
-    """For each of rounds 400-699 that an engine follows, how many rounds running it had
-    followed before. The opponent loses to our intended move, except from round 100 on in
-    the rounds after ``exposure`` rounds we followed running, where it beats it (as an
-    opponent learning what we play catches up with a choice we keep playing)."""
-    ensemble = Ensemble(random.Random(seed), config=config)
-    runs: list[int] = []
-    run = 0
-    for r in range(700):
-        choice = ensemble.choose()
-        intended = ensemble.intended_move()
-        aim = choice.move if intended is None else intended
-        answer = 1 if r >= 100 and run >= exposure else -1
-        ensemble.observe(choice.move, (aim + answer) % 3)
-        if r >= 400 and not choice.hedging:
-            runs.append(run)
-        run = 0 if choice.hedging else run + 1
-    return runs
-
-
 def test_a_choice_is_seldom_followed_where_it_loses_after_a_run_we_followed() -> None:
     """An opponent that beats our choice in the rounds after ``exposure_run`` (4) rounds we
     followed running, and loses to it otherwise, leaves a record of about 4 wins to 1 loss,
@@ -1001,8 +991,11 @@ def test_a_choice_is_seldom_followed_where_it_loses_after_a_run_we_followed() ->
     of its runs again and again, while with the record of those rounds kept apart it seldom
     does. Where our choice wins after a run too, the rule never acts."""
     def runs(exposure_run: int, exposure: int) -> list[int]:
+        # the opponent catches up with a choice we keep playing: it beats the rounds after
+        # ``exposure`` rounds we followed running
         config = EnsembleConfig(exposure_run=exposure_run)
-        return [run for seed in range(3) for run in runs_followed(config, seed, exposure)]
+        return [run for seed in range(3)
+                for run in runs_followed(config, seed, lambda r, followed: followed >= exposure)]
 
     limit = EnsembleConfig().exposure_run
     unruled, ruled = runs(0, limit), runs(limit, limit)

@@ -2103,8 +2103,8 @@ def test_periodic_moves_read_a_cycle_through_its_noise(pattern: str, noise: floa
 
 @pytest.mark.parametrize("pattern", ["RP", "RRPSPS", "PPSRSRRP"])
 def test_periodic_moves_follow_a_changed_cycle_of_the_same_period_after_four_periods(pattern: str) -> None:
-    """A cycle that changes every move but keeps its period (up to 9: longer, its misses
-    take the period's score below the vote's hold) keeps the vote speaking, and the old
+    """A cycle that changes every move but keeps its period (up to 10: from 11 on, its
+    misses take the period's score below the vote's hold) keeps the vote speaking, and the old
     cycle's moves go on voting: the new cycle outvotes the old after four of its periods
     (four of the seven voted on), not before, and from then on every prediction is the new
     cycle's."""

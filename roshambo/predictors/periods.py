@@ -159,14 +159,9 @@ class PeriodicMoves(WorksInOneHalf):
             return self._back(shortest) if shortest else self._repeat()
         self._voting = True
         votes = [0, 0, 0]
-        first = None
-        for back in range(1, LOOKBACK + 1):
-            if back * period > self._seen:
-                break
-            move = self._back(back * period)
-            votes[move] += 1
-            if first is None:
-                first = move
+        first = self._back(period)  # the vote speaks from the period's first repeat on
+        for back in range(1, min(LOOKBACK, self._seen // period) + 1):
+            votes[self._back(back * period)] += 1
         top = max(votes)
         return first if votes[first] == top else votes.index(top)
 

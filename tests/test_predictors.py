@@ -2237,28 +2237,27 @@ def test_a_carried_period_reads_exact_over_every_match_since_reset() -> None:
     assert CarriedOver(MarkovChain(2, source="their")).exact is None
 
 
-@pytest.mark.parametrize("pattern", ["RSPPRSSRP", "PPSSRPPPRPSS"])
+@pytest.mark.parametrize("pattern", ["RSPPRSSRP", "RPSSPRRSPPSR"])
 def test_periodic_moves_vote_holds_a_noisy_cycle(pattern: str) -> None:
     """With a fifth of a cycle's moves random, the best period's decayed hit rate (about
-    0.76) dips under the 0.6 the vote needs to start now and then; held down to 0.5, the vote
-    keeps speaking through the dips, where a vote that stops at 0.6 is silent (and its repeat
-    runs broken). Vote alone (no run is min_run long): over three matches, the cycle's moves
-    left silent or mispredicted, after round 200, at most half as many."""
+    0.76: a random move misses twice, as the move and as the one p back) dips under 0.6, and
+    now and then under 0.5; the vote's own hit rate (about 0.87) seldom does, and holds it
+    speaking. Vote alone (no run is min_run long), three matches, after round 200: it is never
+    silent (held by the period's rate alone, 65 and 11 rounds), and it names at most 1% of the
+    cycle's moves wrongly (the majority of seven periods back against a fifth of random votes)."""
     cycle = [LETTER[c] for c in pattern]
-    missed = {}
-    for hold_rate in (0.6, None):  # 0.6, min_rate: the vote without hysteresis; None: held to 0.5
-        missed[hold_rate] = 0
-        for seed in range(3):
-            rng = random.Random(seed)
-            predictor = PeriodicMoves("their", 16, min_run=8192, hold_rate=hold_rate)
-            for i in range(1200):
-                theirs = cycle[i % len(cycle)]
-                if rng.random() < 0.2:
-                    theirs = rng.randrange(3)
-                elif i >= 200:
-                    missed[hold_rate] += predictor.predict() != theirs
-                predictor.update(rng.randrange(3), theirs)
-    assert missed[None] * 2 <= missed[0.6], missed
+    silent = wrong = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        predictor = PeriodicMoves("their", 16, min_run=8192)
+        for i in range(1200):
+            random_move = rng.random() < 0.2
+            theirs = rng.randrange(3) if random_move else cycle[i % len(cycle)]
+            if i >= 200:
+                silent += predictor.predict() is None
+                wrong += not random_move and predictor.predict() not in (None, theirs)
+            predictor.update(rng.randrange(3), theirs)
+    assert silent == 0 and wrong <= 24, (silent, wrong)
 
 
 def test_periodic_moves_vote_starts_at_min_rate_whatever_it_holds_to() -> None:

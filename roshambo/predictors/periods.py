@@ -9,13 +9,16 @@ period, and predicts the majority of the moves one to seven periods back, so tha
 three random moves among them do not mislead it (with a fifth of a cycle's moves random, the
 majority of three periods back is wrong about one time in twenty, of seven under one in a
 hundred). The vote starts once the best period's decayed hit rate reaches ``min_rate`` and
-holds until it falls below ``hold_rate`` (hysteresis): with a fifth of a cycle's moves
-random the rate is about 0.76 and dips under 0.6 now and then (a cycle of nine: about 25
-rounds a match), where a vote that stopped would leave the cycle to chance, while random
-moves seldom keep any period above 0.5 (a third by chance; the vote then speaks in about 4%
-of rounds, 1.5% without holding). The vote holds, not the period: a period that takes the
-lead while the vote speaks goes on at the lower bar (against a noisy cycle that changes, the
-new period's vote starts sooner, and the old one's lasts a few rounds longer). Billings 1999
+holds while that rate, or the vote's own decayed hit rate since it started, is
+``hold_rate`` or more (hysteresis): with a fifth of a cycle's moves random the period's rate
+is about 0.76 and dips under 0.5 now and then (each random move misses twice, as the move
+and as the one p back: a cycle of nine, about 12 rounds a match), where a vote that stopped
+would leave the cycle to chance, but the vote's own rate is about 0.87 (a random move
+misses once, and the vote of seven outlasts it), while random moves seldom keep either above
+0.5 for long (a third by chance; the vote then speaks in about 6% of rounds, 1.5% without
+holding). The vote holds, not the period: a period that takes the lead while the vote speaks
+goes on at the lower bar (against a noisy cycle that changes, the new period's vote starts
+sooner, and the old one's lasts a few rounds longer). Billings 1999
 (the cycling bots of the first RoShamBo competition, some with noise) read by period, in O(1)
 big-integer operations a round.
 
@@ -61,11 +64,11 @@ class PeriodicMoves(WorksInOneHalf):
     ``source`` is the side read ("their": a cycling opponent). The vote waits until the best
     period's decayed hit rate reaches ``min_rate`` (a random side's is a third; about 15 hits
     running reach 0.6, and a cycle with a fifth of its moves random holds about 0.76), then
-    speaks until the rate falls below ``hold_rate`` (None: 0.5, or ``min_rate`` if lower;
-    ``min_rate`` itself: no hysteresis); while it is silent the move p back speaks for the
-    shortest period p that every move has repeated since the start (once one has), else for
-    the period with the longest run of exact repeats, once that run is ``min_run`` long, and
-    nothing speaks otherwise.
+    speaks while that rate, or the vote's own decayed hit rate, is ``hold_rate`` or more (None:
+    0.5, or ``min_rate`` if lower; ``min_rate`` itself: no lower bar); while it is silent the
+    move p back speaks for the shortest period p that every move has repeated since the start
+    (once one has), else for the period with the longest run of exact repeats, once that run
+    is ``min_run`` long, and nothing speaks otherwise.
     """
 
     def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,
@@ -116,6 +119,7 @@ class PeriodicMoves(WorksInOneHalf):
         self._best = 0  # the best period, minus one
         self._seen = 0
         self._voting = False  # whether the vote spoke last round (it then holds to hold_rate)
+        self._vote_score = 0  # a decayed score of the vote's hits since it started speaking
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -123,6 +127,9 @@ class PeriodicMoves(WorksInOneHalf):
         if self._idle:
             return None
         move = my_move if self._mine else their_move
+        if self._voting:
+            vote_score = self._vote_score
+            self._vote_score = vote_score - (vote_score >> DECAY_SHIFT) + HIT * (move == self._prediction)
         recent = self._recent
         hits = recent[move] & self._ones
         score = self._score
@@ -152,8 +159,13 @@ class PeriodicMoves(WorksInOneHalf):
 
     def _predict(self) -> Move | None:
         period = self._best + 1
-        bar = self._hold if self._voting else self._threshold
-        if (self._score >> (FIELD * self._best)) & 0xFFFF < bar or self._seen < period:
+        rate = (self._score >> (FIELD * self._best)) & 0xFFFF
+        if self._voting:
+            speaks = rate >= self._hold or self._vote_score >= self._hold
+        else:
+            speaks = rate >= self._threshold
+            self._vote_score = rate  # the vote's own rate starts from the period's
+        if not speaks or self._seen < period:
             self._voting = False
             shortest = self._shortest_exact()
             return self._back(shortest) if shortest else self._repeat()

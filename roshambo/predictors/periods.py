@@ -104,6 +104,7 @@ class PeriodicMoves(WorksInOneHalf):
         self._tops = self._ones << (FIELD - 1)  # every field's top bit
         self._threshold = int((HIT << DECAY_SHIFT) * self.min_rate)
         self._hold = int((HIT << DECAY_SHIFT) * self.hold_rate)
+        self._chance = (HIT << DECAY_SHIFT) // 3
         self.reset()
 
     def reset(self) -> None:
@@ -154,6 +155,7 @@ class PeriodicMoves(WorksInOneHalf):
         self._seen += 1
         if self._seen <= self.max_period:
             self._checkable = checkable | 1 << (FIELD * (self._seen - 1))
+            self._score = score | self._chance << (FIELD * (self._seen - 1))
         self._prediction = self._predict()
         return self._prediction
 

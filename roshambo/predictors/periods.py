@@ -160,6 +160,10 @@ class PeriodicMoves(WorksInOneHalf):
         return self._prediction
 
     def _predict(self) -> Move | None:
+        shortest = self._shortest_exact()
+        if shortest:  # a period held since the start outranks the vote (they agree on a cycle)
+            self._voting = False
+            return self._back(shortest)
         period = self._best + 1
         rate = (self._score >> (FIELD * self._best)) & 0xFFFF
         if self._voting:
@@ -169,8 +173,7 @@ class PeriodicMoves(WorksInOneHalf):
             self._vote_score = rate  # the vote's own rate starts from the period's
         if not speaks or self._seen < period:
             self._voting = False
-            shortest = self._shortest_exact()
-            return self._back(shortest) if shortest else self._repeat()
+            return self._repeat()
         self._voting = True
         votes = [0, 0, 0]
         first = self._back(period)  # the vote speaks from the period's first repeat on

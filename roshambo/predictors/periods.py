@@ -8,8 +8,9 @@ once, in packed fields, as :mod:`.windows` does for counting windows), follows t
 period, and predicts the majority of the moves one to seven periods back, so that up to
 three random moves among them do not mislead it (with a fifth of a cycle's moves random, the
 majority of three periods back is wrong about one time in twenty, of seven under one in a
-hundred). The vote starts once the best period's decayed hit rate reaches ``min_rate`` and
-holds while that rate, or the vote's own decayed hit rate since it started, is
+hundred). A period's score starts at the chance rate, a third, at its first test (not at
+nothing, which kept a noisy cycle of nine waiting until about round 35). The vote starts
+once the best period's decayed hit rate reaches ``min_rate`` and holds while that rate, or the vote's own decayed hit rate since it started, is
 ``hold_rate`` or more (hysteresis): with a fifth of a cycle's moves random the period's rate
 is about 0.76 and dips under 0.5 now and then (each random move misses twice, as the move
 and as the one p back: a cycle of nine, about 12 rounds a match), where a vote that stopped
@@ -22,8 +23,8 @@ sooner, and the old one's lasts a few rounds longer). Billings 1999
 (the cycling bots of the first RoShamBo competition, some with noise) read by period, in O(1)
 big-integer operations a round.
 
-The decayed score takes about fifteen hits to speak: against a new cycle of twelve, the
-better part of three periods, in which history matching is no help either (its index
+The decayed score takes about eight hits running to speak from a third: against a new
+cycle of twelve, the better part of two periods, in which history matching is no help either (its index
 learns a context one symbol longer each time it recurs, so in the second period it mostly
 finds short, coincidental matches). Yet from its second period on, every move of an exact
 cycle equals the move p rounds before, which a shorter period almost never keeps up for
@@ -34,7 +35,7 @@ for the period with the longest run (ties: the shorter period), once that run is
 
 Sooner still, a side that has cycled from its first move: while some period has held since
 the start (every move with one p back repeated it), the predictor follows the shortest such
-period once it has repeated (the cycle's second period has begun), from the second move of
+period, before its vote, once it has repeated (the cycle's second period has begun), from the second move of
 that period on. A period p explains the side's first n moves with p free moves, so among
 the periods that fit, each shorter one is three times likelier than the next (Solomonoff's
 prior, by length); a fit by chance needs n - p moves to repeat, so against any other side
@@ -62,13 +63,15 @@ class PeriodicMoves(WorksInOneHalf):
     period from 1 to ``max_period`` that has explained its recent moves best.
 
     ``source`` is the side read ("their": a cycling opponent). The vote waits until the best
-    period's decayed hit rate reaches ``min_rate`` (a random side's is a third; about 15 hits
-    running reach 0.6, and a cycle with a fifth of its moves random holds about 0.76), then
-    speaks while that rate, or the vote's own decayed hit rate, is ``hold_rate`` or more (None:
-    0.5, or ``min_rate`` if lower; ``min_rate`` itself: no lower bar); while it is silent the
-    move p back speaks for the shortest period p that every move has repeated since the start
-    (once one has), else for the period with the longest run of exact repeats, once that run
-    is ``min_run`` long, and nothing speaks otherwise.
+    period's decayed hit rate reaches ``min_rate`` (a random side's is a third, where every
+    period's starts at its first test; about 8 hits running reach 0.6, and a cycle with a
+    fifth of its moves random holds about 0.76), then speaks while that rate, or the vote's
+    own decayed hit rate, is ``hold_rate`` or more (None: 0.5, or ``min_rate`` if lower;
+    ``min_rate`` itself: no lower bar). The shortest period p that every move has repeated
+    since the start (once one has) outranks the vote (on a cycle they agree; a vote that
+    started within a cycle's first periods might follow a longer period); while neither
+    speaks, the move p back speaks for the period with the longest run of exact repeats, once
+    that run is ``min_run`` long, and nothing speaks otherwise.
     """
 
     def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,

@@ -10,37 +10,37 @@ three random moves among them do not mislead it (with a fifth of a cycle's moves
 majority of three periods back is wrong about one time in twenty, of seven under one in a
 hundred). A period's score starts at the chance rate, a third, at its first test (not at
 nothing, which kept a noisy cycle of nine waiting until about round 35). The vote starts
-once the best period's decayed hit rate reaches ``min_rate`` and holds while that rate, or the vote's own decayed hit rate since it started, is
-``hold_rate`` or more (hysteresis): with a fifth of a cycle's moves random the period's rate
-is about 0.76 and dips under 0.5 now and then (each random move misses twice, as the move
-and as the one p back: a cycle of nine, about 12 rounds a match), where a vote that stopped
-would leave the cycle to chance, but the vote's own rate is about 0.87 (a random move
-misses once, and the vote of seven outlasts it), while random moves seldom keep either above
-0.5 for long (a third by chance; the vote then speaks in about 6% of rounds, 1.5% without
-holding). The vote holds, not the period: a period that takes the lead while the vote speaks
-goes on at the lower bar (against a noisy cycle that changes, the new period's vote starts
-sooner, and the old one's lasts a few rounds longer). Billings 1999
-(the cycling bots of the first RoShamBo competition, some with noise) read by period, in O(1)
-big-integer operations a round.
+once the best period's decayed hit rate reaches ``min_rate`` and holds while that rate, or
+the vote's own decayed hit rate since it started, is ``hold_rate`` or more (hysteresis):
+with a fifth of a cycle's moves random the period's rate is about 0.76 and dips under 0.5
+now and then (each random move misses twice, as the move and as the one p back: a cycle of
+nine, about 12 rounds a match), where a vote that stopped would leave the cycle to chance,
+but the vote's own rate is about 0.87 (a random move misses once, and the vote of seven
+outlasts it), while random moves seldom keep either above 0.5 for long (a third by chance;
+the vote then speaks in about 6% of rounds, 1.5% without holding). The vote holds, not the
+period: a period that takes the lead while the vote speaks goes on at the lower bar (against
+a noisy cycle that changes, the new period's vote starts sooner, and the old one's lasts a
+few rounds longer). Billings 1999 (the cycling bots of the first RoShamBo competition, some
+with noise) read by period, in O(1) big-integer operations a round.
 
-The decayed score takes about eight hits running to speak from a third: against a new
-cycle of twelve, the better part of two periods, in which history matching is no help either (its index
-learns a context one symbol longer each time it recurs, so in the second period it mostly
-finds short, coincidental matches). Yet from its second period on, every move of an exact
-cycle equals the move p rounds before, which a shorter period almost never keeps up for
-long. So the predictor also keeps, per period, the run of the latest moves that each
-repeated the move p back, and until the decayed score speaks it predicts the move p back
-for the period with the longest run (ties: the shorter period), once that run is
-``min_run`` moves long: the longest exact repeat, Egnor's history matching read by period.
+The decayed score takes about eight hits running to speak from a third: against a new cycle
+of twelve, the better part of two periods, in which history matching is no help either (its
+index learns a context one symbol longer each time it recurs, so in the second period it
+mostly finds short, coincidental matches). Yet from its second period on, every move of an
+exact cycle equals the move p rounds before, which a shorter period almost never keeps up
+for long. So the predictor also keeps, per period, the run of the latest moves that each
+repeated the move p back, and until the decayed score speaks it predicts the move p back for
+the period with the longest run (ties: the shorter period), once that run is ``min_run``
+moves long: the longest exact repeat, Egnor's history matching read by period.
 
 Sooner still, a side that has cycled from its first move: while some period has held since
 the start (every move with one p back repeated it), the predictor follows the shortest such
-period, before its vote, once it has repeated (the cycle's second period has begun), from the second move of
-that period on. A period p explains the side's first n moves with p free moves, so among
-the periods that fit, each shorter one is three times likelier than the next (Solomonoff's
-prior, by length); a fit by chance needs n - p moves to repeat, so against any other side
-every period has failed within a few rounds of its first test, and the predictor is back
-to its runs and its vote.
+period, before its vote, once it has repeated (the cycle's second period has begun), from
+the second move of that period on. A period p explains the side's first n moves with p free
+moves, so among the periods that fit, each shorter one is three times likelier than the next
+(Solomonoff's prior, by length); a fit by chance needs n - p moves to repeat, so against any
+other side every period has failed within a few rounds of its first test, and the predictor
+is back to its runs and its vote.
 """
 from __future__ import annotations
 
@@ -133,7 +133,8 @@ class PeriodicMoves(WorksInOneHalf):
         move = my_move if self._mine else their_move
         if self._voting:
             vote_score = self._vote_score
-            self._vote_score = vote_score - (vote_score >> DECAY_SHIFT) + HIT * (move == self._prediction)
+            hit = HIT * (move == self._prediction)
+            self._vote_score = vote_score - (vote_score >> DECAY_SHIFT) + hit
         recent = self._recent
         hits = recent[move] & self._ones
         score = self._score

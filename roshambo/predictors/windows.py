@@ -109,6 +109,7 @@ class CountingWindows(WorksInOneHalf):
         self._windows = (1 << self._whole_shift) - 1  # the windows' fields, not the whole's
         self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
         self._window_ones = self._ones & self._windows  # one in every window's field
+        self._whole_bit = 1 << self._whole_shift  # one in the whole match's field
         self._window_fields = (1 << self._least_shift) - 1  # MOST's fields, a record's or a bit's
         self._both_ones = self._ones << self._least_shift | self._ones  # a field per window and target
         self._both_guard = self._both_ones << GUARD_BIT
@@ -333,15 +334,17 @@ class CountingWindows(WorksInOneHalf):
         # the guard bit, which survives x - y iff x >= y (the next round's scoring reads them)
         c0, c1, c2 = self._counts
         g0, g1, g2 = c0 | guard, c1 | guard, c2 | guard
-        self._at_least = at_least = (guard, (g0 - c1) & guard, (g0 - c2) & guard,
-                                     (g1 - c0) & guard, guard, (g1 - c2) & guard,
-                                     (g2 - c0) & guard, (g2 - c1) & guard, guard)
-        ge = [mask >> GUARD_BIT for mask in at_least]
-        for m in range(3):
-            u, v = (m + 1) % 3, (m + 2) % 3
-            m_u, u_m, m_v, v_m = ge[3 * m + u], ge[3 * u + m], ge[3 * m + v], ge[3 * v + m]
+        ge01, ge02, ge10 = (g0 - c1) & guard, (g0 - c2) & guard, (g1 - c0) & guard
+        ge12, ge20, ge21 = (g1 - c2) & guard, (g2 - c0) & guard, (g2 - c1) & guard
+        self._at_least = (guard, ge01, ge02, ge10, guard, ge12, ge20, ge21, guard)
+        ge01, ge02, ge10 = ge01 >> GUARD_BIT, ge02 >> GUARD_BIT, ge10 >> GUARD_BIT
+        ge12, ge20, ge21 = ge12 >> GUARD_BIT, ge20 >> GUARD_BIT, ge21 >> GUARD_BIT
+        # per move m, then u = m + 1 and v = m + 2: m >= u, u >= m, m >= v, v >= m
+        for m, m_u, u_m, m_v, v_m in ((0, ge01, ge10, ge02, ge20), (1, ge12, ge21, ge10, ge01),
+                                      (2, ge20, ge02, ge21, ge12)):
             if consistent & ~((u_m & v_m) << shift | (m_u & m_v)):
                 continue  # m does not lead (trail) some field
+            v = (m + 2) % 3
             # the consistent fields where m ties u (v), and where some rule still fitting
             # there names m (the other) first
             tie_u, tie_v = m_u & u_m, m_v & v_m
@@ -352,7 +355,7 @@ class CountingWindows(WorksInOneHalf):
             if tie_u & u_first or tie_v & v_first:
                 continue  # a field names another move before m
             if consistent & (~tie_u | m_first_u) & (~tie_v | m_first_v):
-                return u  # some field names m
+                return (m + 1) % 3  # some field names m
         return None
 
     def _named_first(self, pair: int) -> tuple[int, int]:
@@ -374,16 +377,21 @@ class CountingWindows(WorksInOneHalf):
         them (as the counts, a field up), which is in the N up to the rounds since it was
         last played; the whole match's field takes the new move last if it is new."""
         positions = self._positions[move]
-        whole_bit = 1 << self._whole_shift
+        whole_bit = self._whole_bit
+        window_ones = self._window_ones
         if len(positions) > 1:  # new in the windows that do not count its play before
-            fresh = self._window_ones & ~self._counted(positions[-1] - positions[-2])
+            # the windows up to the (ago - 1)-th do not count it (see _counted)
+            shift = FIELD * min(positions[-1] - positions[-2], self._fields - 1)
+            fresh = window_ones & ((1 << shift) - 1)
         else:
-            fresh = self._window_ones | whole_bit
-        entered, windows = self._entered, self._windows
-        for pair, ahead in enumerate(ABSENT_AHEAD):
-            entered[pair] = (entered[pair] << FIELD) & windows | entered[pair] & whole_bit | ahead
+            fresh = window_ones | whole_bit
+        windows = self._windows
+        (e0, e1, e2), (a0, a1, a2) = self._entered, ABSENT_AHEAD  # per pair
+        entered = [(e0 << FIELD) & windows | e0 & whole_bit | a0, (e1 << FIELD) & windows | e1 & whole_bit | a1,
+                   (e2 << FIELD) & windows | e2 & whole_bit | a2]
         entered[move] &= ~fresh  # the new move after the next one
         entered[(move + 2) % 3] |= fresh  # and after the one before it
+        self._entered = entered
         self._ahead = [None, None, None]
 
     def _verdicts(self, pair: int) -> tuple[int, int]:
@@ -394,7 +402,8 @@ class CountingWindows(WorksInOneHalf):
         the fields from the k-th up (and the whole match's)."""
         verdicts = self._ahead[pair]
         if verdicts is None:
-            last = [moves[-1] if moves else -1 for moves in self._positions]
+            p0, p1, p2 = self._positions
+            last = (p0[-1] if p0 else -1, p1[-1] if p1 else -1, p2[-1] if p2 else -1)
             latest, ones = max(last), self._ones
             first, second, absent_ahead = pair, (pair + 1) % 3, ABSENT_AHEAD[pair]
             if last[first] > last[second]:  # first counted wherever second is, and seen later
@@ -488,7 +497,10 @@ class CountingWindows(WorksInOneHalf):
             first = self._first
             entered = [(first[m], m) for m in range(3) if first[m] is not None]
             present = self._whole
-        last = max(tied, key=lambda m: positions[m][-1] if present[m] else -1)
+        last, latest = tied[0], -1  # the tied move seen last (the first, if none is present)
+        for m in tied:
+            if present[m] and positions[m][-1] > latest:
+                last, latest = m, positions[m][-1]
         return (self._ties.read(entered, mask, last, best_kind, tied[0]) + 1) % 3
 
     def predict(self) -> Move | None:

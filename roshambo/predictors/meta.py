@@ -32,6 +32,7 @@ round costs one pass over the agents, however long the match.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from ..moves import Move
 from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive, fold_weight
@@ -41,6 +42,13 @@ MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
 MATCH_WINDOW = 1000  # and how far back it looks, so that an ensemble's index is shared
 VIEWS = 3  # contexts of their moves, ours, and both as pairs
 NEXT = (1, 2, 0)  # the move that beats each move
+# HITS[my - x] (-2..2; negative indices wrap as mod 3 would): the rotations of an arm expecting
+# x that beat our move my, and that lose to it
+HITS = ((0, 1), (1, 2), (2, 0))
+# a context row's expectation of our next move, and the answer to its expectation of theirs
+# (None while nothing has followed the context)
+OUR_EXPECTED = itemgetter(7)
+THEIR_EXPECTED = itemgetter(9)
 
 
 class MetaOfAgents(WorksInOneHalf):
@@ -70,6 +78,8 @@ class MetaOfAgents(WorksInOneHalf):
         self._moduli = tuple(10 ** order for order in range(1, max_order + 1))
         # agents per side: frequencies, VIEWS * max_order chains, the match
         self._per_side = 2 + VIEWS * max_order
+        # _gaps[k]: the silent chains of each side while only orders up to k have been reached
+        self._gaps = tuple((None,) * (VIEWS * (max_order - k)) for k in range(max_order + 1))
         # a best arm that has won min_score rounds running, decayed since: the score it needs
         # today, in units of this round's weight
         self._bar = sum(self._score_keep ** i for i in range(min_score)) * 0.999
@@ -80,8 +90,9 @@ class MetaOfAgents(WorksInOneHalf):
         # theirs (3-5), kept scaled by keep ** -n after n recurrences (cell 6: n), so that a
         # recurrence adds one weight to two cells instead of shrinking six; then the most
         # counted move of each side (cells 7, 8: only the cells a recurrence adds to can take
-        # the lead). A key is the context's digits (1-based, so orders never collide) times 4
-        # plus the view.
+        # the lead; None until one has) and the move that beats theirs (cell 9), so that the
+        # agents' expectations are read straight off the rows. A key is the context's digits
+        # (1-based, so orders never collide) times 4 plus the view.
         self._rows: dict[int, list] = {}
         self._contexts = [0] * VIEWS
         self._current: list[list] = []  # the rows of the current contexts, learnt next round
@@ -117,26 +128,31 @@ class MetaOfAgents(WorksInOneHalf):
         arm = 0
         for expected in self._expected:
             if expected is not None:
-                turn = (my_move - expected) % 3
-                scores[arm + turn] += weight
-                scores[arm + (turn + 1) % 3] -= weight
+                win, loss = HITS[my_move - expected]
+                scores[arm + win] += weight
+                scores[arm + loss] -= weight
             arm += 3
         # count the moves that followed the last round's contexts
         powers = self._powers
+        size = len(powers)
         theirs_cell = 3 + their_move
+        answer = NEXT[their_move]
         for row in self._current:
             n = row[6]
             add = powers[n]
             value = row[my_move] = row[my_move] + add
             leader = row[7]
-            if leader != my_move and (value > row[leader] or value == row[leader] and my_move < leader):
+            if leader != my_move and (leader is None or value > row[leader]
+                                      or value == row[leader] and my_move < leader):
                 row[7] = my_move
             value = row[theirs_cell] = row[theirs_cell] + add
             leader = row[8]
-            if leader != their_move and (value > row[3 + leader] or value == row[3 + leader] and their_move < leader):
+            if leader != their_move and (leader is None or value > row[3 + leader]
+                                         or value == row[3 + leader] and their_move < leader):
                 row[8] = their_move
+                row[9] = answer
             n += 1
-            if n == len(powers):  # back to the scale of one recurrence
+            if n == size:  # back to the scale of one recurrence
                 scale = powers[n - 1]
                 for cell in range(6):
                     row[cell] /= scale
@@ -144,51 +160,56 @@ class MetaOfAgents(WorksInOneHalf):
             row[6] = n
         frequencies, leaders = self._frequencies, self._leaders
         self._count_weight = count_weight = self._count_weight / self._keep
-        for side, move in ((0, my_move), (1, their_move)):
-            cell = 3 * side + move
-            value = frequencies[cell] = frequencies[cell] + count_weight
-            leader = leaders[side]
-            if leader != move and (value > frequencies[3 * side + leader]
-                                   or value == frequencies[3 * side + leader] and move < leader):
-                leaders[side] = move
+        value = frequencies[my_move] = frequencies[my_move] + count_weight
+        leader = leaders[0]
+        if leader != my_move and (value > frequencies[leader]
+                                  or value == frequencies[leader] and my_move < leader):
+            leaders[0] = my_move
+        value = frequencies[theirs_cell] = frequencies[theirs_cell] + count_weight
+        leader = leaders[1]
+        if leader != their_move and (value > frequencies[3 + leader]
+                                     or value == frequencies[3 + leader] and their_move < leader):
+            leaders[1] = their_move
         if count_weight > RESCALE_AT:
             self._count_weight = fold_weight([frequencies], count_weight)
         if weight > RESCALE_AT:
-            self._weight = fold_weight([scores], weight)
-        self._mine.append(my_move)
-        self._theirs.append(their_move)
-        self._matcher.update(my_move, their_move)
-        seen = len(self._mine)
+            self._weight = weight = fold_weight([scores], weight)
+        mine, theirs = self._mine, self._theirs
+        mine.append(my_move)
+        theirs.append(their_move)
+        matcher = self._matcher
+        matcher.update(my_move, their_move)
         contexts = self._contexts
         modulus = self._modulus
-        contexts[0] = (contexts[0] * 10 + their_move + 1) % modulus
-        contexts[1] = (contexts[1] * 10 + my_move + 1) % modulus
-        contexts[2] = (contexts[2] * 10 + 3 * my_move + their_move + 1) % modulus
+        context0 = contexts[0] = (contexts[0] * 10 + their_move + 1) % modulus
+        context1 = contexts[1] = (contexts[1] * 10 + my_move + 1) % modulus
+        context2 = contexts[2] = (contexts[2] * 10 + 3 * my_move + their_move + 1) % modulus
+        moduli = self._moduli
+        seen = len(mine)
+        if seen < len(moduli):
+            moduli = moduli[:seen]
         rows = self._rows
-        current = []
-        for order, divisor in enumerate(self._moduli, 1):
-            if seen < order:
-                break
-            for view in range(VIEWS):
-                key = (contexts[view] % divisor) << 2 | view
+        current: list[list] = []
+        append = current.append
+        for divisor in moduli:
+            for key in ((context0 % divisor) << 2, (context1 % divisor) << 2 | 1,
+                        (context2 % divisor) << 2 | 2):
                 row = rows.get(key)
                 if row is None:
-                    row = rows[key] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0]
-                current.append(row)
+                    row = rows[key] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, None, None, None]
+                append(row)
         self._current = current
         # what each agent expects of our next move, ours first, then theirs: a prediction of
         # their own move q expects us to play what beats it, q + 1 (a context never followed
         # by anything says nothing)
-        missing = self._per_side - 2 - len(current)
-        found = self._matcher.found
-        expected = [leaders[0]]
-        expected += [row[7] if row[6] else None for row in current]
-        expected += [None] * missing
-        expected.append(None if found is None else self._mine[found])
-        expected.append(NEXT[leaders[1]])
-        expected += [NEXT[row[8]] if row[6] else None for row in current]
-        expected += [None] * missing
-        expected.append(None if found is None else NEXT[self._theirs[found]])
+        gap = self._gaps[len(moduli)]
+        found = matcher.found
+        if found is None:
+            expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, None,
+                        NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap, None]
+        else:
+            expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, mine[found],
+                        NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap, NEXT[theirs[found]]]
         self._expected = expected
         # the best arm of an agent that speaks (the first on ties)
         top = max(scores)
@@ -198,7 +219,7 @@ class MetaOfAgents(WorksInOneHalf):
             for arm, score in enumerate(scores):
                 if score > top and expected[arm // 3] is not None:
                     top, best = score, arm
-        if top <= 0.0 or top < self._bar * self._weight:
+        if top <= 0.0 or top < self._bar * weight:
             prediction = None
         else:
             agent, turn = divmod(best, 3)

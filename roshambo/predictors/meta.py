@@ -42,13 +42,9 @@ MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
 MATCH_WINDOW = 1000  # and how far back it looks, so that an ensemble's index is shared
 VIEWS = 3  # contexts of their moves, ours, and both as pairs
 NEXT = (1, 2, 0)  # the move that beats each move
-# HITS[my - x] (-2..2; negative indices wrap as mod 3 would): the rotations of an arm expecting
-# x that beat our move my, and that lose to it
-HITS = ((0, 1), (1, 2), (2, 0))
-# a context row's expectation of our next move, and the answer to its expectation of theirs
-# (None while nothing has followed the context)
-OUR_EXPECTED = itemgetter(7)
-THEIR_EXPECTED = itemgetter(9)
+# a context row's agents' expectations of our next move, as arms (see MetaOfAgents.reset)
+OUR_EXPECTED = itemgetter(9)
+THEIR_EXPECTED = itemgetter(10)
 
 
 class MetaOfAgents(WorksInOneHalf):
@@ -80,6 +76,14 @@ class MetaOfAgents(WorksInOneHalf):
         self._per_side = 2 + VIEWS * max_order
         # _gaps[k]: the silent chains of each side while only orders up to k have been reached
         self._gaps = tuple((None,) * (VIEWS * (max_order - k)) for k in range(max_order + 1))
+        # _hits[my][3 a + x]: the arms of agent a, expecting x, that beat our move my and that
+        # lose to it (arm 3 a + k plays x + 1 + k: k = my - x wins, k = my - x + 1 loses)
+        arms = 3 * 2 * self._per_side
+        self._theirs_first = 3 * self._per_side  # the first arm of their side's agents
+        self._match_arm = 3 * (self._per_side - 1)  # and of the matcher's, ours
+        self._theirs_match_arm = 3 * (2 * self._per_side - 1)  # and theirs
+        self._hits = tuple(tuple((arm - arm % 3 + (my - arm) % 3, arm - arm % 3 + (my - arm + 1) % 3)
+                                 for arm in range(arms)) for my in range(3))
         # a best arm that has won min_score rounds running, decayed since: the score it needs
         # today, in units of this round's weight
         self._bar = sum(self._score_keep ** i for i in range(min_score)) * 0.999
@@ -90,12 +94,16 @@ class MetaOfAgents(WorksInOneHalf):
         # theirs (3-5), kept scaled by keep ** -n after n recurrences (cell 6: n), so that a
         # recurrence adds one weight to two cells instead of shrinking six; then the most
         # counted move of each side (cells 7, 8: only the cells a recurrence adds to can take
-        # the lead; None until one has) and the move that beats theirs (cell 9), so that the
-        # agents' expectations are read straight off the rows. A key is the context's digits
-        # (1-based, so orders never collide) times 4 plus the view.
+        # the lead; None until one has); then what the context's two agents expect of our
+        # next move as the arm 3 a + x (cells 9, 10: None until counted), and their first
+        # arms 3 a (11, 12). A key is the context's digits (1-based, so orders never collide)
+        # times 4 plus the view.
         self._rows: dict[int, list] = {}
-        self._contexts = [0] * VIEWS
-        self._current: list[list] = []  # the rows of the current contexts, learnt next round
+        # the last max_order pairs, which name every view's contexts: its rows, every order's
+        # views (the lower orders' first), looked up once per pair context ever seen
+        self._context = 0
+        self._row_sets: dict[int, tuple[list, ...]] = {}
+        self._current: tuple[list, ...] = ()  # the rows of the current contexts, learnt next round
         # the move frequencies, ours then theirs, kept scaled by keep ** -rounds (the empty
         # context recurs every round), and each side's most frequent move
         self._frequencies = [0.0] * 6
@@ -104,7 +112,9 @@ class MetaOfAgents(WorksInOneHalf):
         self._weight = 1.0  # score_keep ** -rounds: a round adds one weight instead of decaying all
         agents = 2 * self._per_side
         self._scores = [0.0] * (3 * agents)  # arm 3 a + k, scaled by _weight
-        self._expected: list[Move | None] = [None] * agents  # our move each agent expects
+        # our move x each agent a expects, as the arm 3 a + x (None: silent), so that its arms
+        # are scored with one look-up
+        self._expected: list[int | None] = [None] * agents
         self._mine = bytearray()
         self._theirs = bytearray()
         self._matcher = HistoryMatcher("both", MATCH_LENGTH, MATCH_WINDOW)
@@ -123,15 +133,13 @@ class MetaOfAgents(WorksInOneHalf):
             return None
         self._weight = weight = self._weight / self._score_keep
         scores = self._scores
-        # score every arm on our move: arm k of an agent expecting x plays x + 1 + k, which
-        # beats our move where k = my - x and loses to it where k = my - x + 1 (mod 3)
-        arm = 0
+        # score every agent's arms on our move: one wins, one loses, one ties
+        hits = self._hits[my_move]
         for expected in self._expected:
             if expected is not None:
-                win, loss = HITS[my_move - expected]
-                scores[arm + win] += weight
-                scores[arm + loss] -= weight
-            arm += 3
+                win, loss = hits[expected]
+                scores[win] += weight
+                scores[loss] -= weight
         # count the moves that followed the last round's contexts
         powers = self._powers
         size = len(powers)
@@ -145,12 +153,13 @@ class MetaOfAgents(WorksInOneHalf):
             if leader != my_move and (leader is None or value > row[leader]
                                       or value == row[leader] and my_move < leader):
                 row[7] = my_move
+                row[9] = row[11] + my_move
             value = row[theirs_cell] = row[theirs_cell] + add
             leader = row[8]
             if leader != their_move and (leader is None or value > row[3 + leader]
                                          or value == row[3 + leader] and their_move < leader):
                 row[8] = their_move
-                row[9] = answer
+                row[10] = row[12] + answer
             n += 1
             if n == size:  # back to the scale of one recurrence
                 scale = powers[n - 1]
@@ -179,37 +188,23 @@ class MetaOfAgents(WorksInOneHalf):
         theirs.append(their_move)
         matcher = self._matcher
         matcher.update(my_move, their_move)
-        contexts = self._contexts
-        modulus = self._modulus
-        context0 = contexts[0] = (contexts[0] * 10 + their_move + 1) % modulus
-        context1 = contexts[1] = (contexts[1] * 10 + my_move + 1) % modulus
-        context2 = contexts[2] = (contexts[2] * 10 + 3 * my_move + their_move + 1) % modulus
-        moduli = self._moduli
-        seen = len(mine)
-        if seen < len(moduli):
-            moduli = moduli[:seen]
-        rows = self._rows
-        current: list[list] = []
-        append = current.append
-        for divisor in moduli:
-            for key in ((context0 % divisor) << 2, (context1 % divisor) << 2 | 1,
-                        (context2 % divisor) << 2 | 2):
-                row = rows.get(key)
-                if row is None:
-                    row = rows[key] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, None, None, None]
-                append(row)
+        self._context = context = (self._context * 10 + 3 * my_move + their_move + 1) % self._modulus
+        current = self._row_sets.get(context)
+        if current is None:
+            current = self._row_sets[context] = self._rows_of(context)
         self._current = current
         # what each agent expects of our next move, ours first, then theirs: a prediction of
         # their own move q expects us to play what beats it, q + 1 (a context never followed
         # by anything says nothing)
-        gap = self._gaps[len(moduli)]
+        gap = self._gaps[len(current) // VIEWS]
         found = matcher.found
         if found is None:
             expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, None,
-                        NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap, None]
+                        self._theirs_first + NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap, None]
         else:
-            expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, mine[found],
-                        NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap, NEXT[theirs[found]]]
+            expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, self._match_arm + mine[found],
+                        self._theirs_first + NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap,
+                        self._theirs_match_arm + NEXT[theirs[found]]]
         self._expected = expected
         # the best arm of an agent that speaks (the first on ties)
         top = max(scores)
@@ -222,10 +217,38 @@ class MetaOfAgents(WorksInOneHalf):
         if top <= 0.0 or top < self._bar * weight:
             prediction = None
         else:
-            agent, turn = divmod(best, 3)
-            prediction = (expected[agent] + 1 + turn) % 3  # type: ignore[operator]
+            # arm 3 a + k of an agent expecting x (its entry 3 a + x) plays x + 1 + k
+            prediction = (expected[best // 3] + 1 + best) % 3  # type: ignore[operator]
         self._prediction = prediction
         return prediction
+
+    def _rows_of(self, pairs: int) -> tuple[list, ...]:
+        """The rows of every order's contexts, their views (theirs, ours, pairs) in turn, that
+        end the pair context ``pairs``: the rows made where new."""
+        their = mine = 0
+        scale = 1
+        rest = pairs
+        while rest:  # the pairs' digits, 3 my + their + 1, read as theirs and ours
+            digit = rest % 10 - 1
+            rest //= 10
+            their += (digit % 3 + 1) * scale
+            mine += (digit // 3 + 1) * scale
+            scale *= 10
+        rows = self._rows
+        found = []
+        agent = 1  # each order's views are agents 1 + 3 (order - 1) + view of each side
+        for divisor in self._moduli:
+            if divisor > scale:  # an order not reached yet
+                break
+            for view, context in enumerate((their, mine, pairs)):
+                key = (context % divisor) << 2 | view
+                row = rows.get(key)
+                if row is None:
+                    row = rows[key] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, None, None, None, None,
+                                       3 * agent, 3 * (self._per_side + agent)]
+                found.append(row)
+                agent += 1
+        return tuple(found)
 
     def predict(self) -> Move | None:
         return self._prediction

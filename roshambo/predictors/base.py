@@ -263,6 +263,21 @@ class TurnCounts:
             self._weight = fold_weight([cells], weight)
         self._best = best
 
+    def count_cells(self, hits: Iterable[int]) -> None:
+        """Count one round at the cells (3 g + turn) given, one per group in group order: as
+        ``count`` does, for a caller that has the cells at hand."""
+        cells = self._cells
+        self._weight = weight = self._weight / self.decay
+        best = self._best
+        top = cells[best] if best >= 0 else 0.0
+        for hit in hits:
+            value = cells[hit] = cells[hit] + weight
+            if value > top or value == top and hit < best:
+                best, top = hit, value
+        if weight > RESCALE_AT:
+            self._weight = fold_weight([cells], weight)
+        self._best = best
+
     def leader(self) -> tuple[int, int] | None:
         """The best (group, turn), once it holds ``min_hits`` straight rounds' worth."""
         best = self._best

@@ -19,11 +19,13 @@ and memories, however long the match.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from ..moves import Move
 from .base import TurnCounts, WorksInOneHalf, check_half, check_positive
 
 SCORE_KEEP = 1.0 - 1.0 / 16  # a reply's weight in the pair scores fades by 1/16 a round
+EXPECTED = itemgetter(4)  # a memory's expectation, as the turn-count cell 3 pair + move
 
 
 class DecayedContexts(WorksInOneHalf):
@@ -50,8 +52,11 @@ class DecayedContexts(WorksInOneHalf):
         smallest = min(self._decays)
         limit = 4096 if smallest == 1.0 else min(4096, int(150 * math.log(10) / -math.log(smallest)))
         self._powers = [tuple(d ** -n for d in self._decays) for n in range(limit)]
-        self._unseen = [0] * len(memories)  # a context never seen expects R, as a tie does
-        self._leaders = 1 + 3 * len(memories)  # where a row's most counted moves start
+        # _hits[move][3 pair + x]: the turn-count cell of that pair (expecting x) which a
+        # reply of ``move`` hits: 3 pair + (move - 1 - x) % 3 (the reply beats x turned)
+        cells = 3 * max_order * len(memories)
+        self._hits = tuple(tuple(cell - cell % 3 + (move - 1 - cell) % 3 for cell in range(cells))
+                           for move in range(3))
         self.reset()
 
     def reset(self) -> None:
@@ -59,13 +64,17 @@ class DecayedContexts(WorksInOneHalf):
         # the last max_order moves of theirs, two bits each (1..3), the latest lowest: the
         # context of order k is the low 2k bits, distinct across orders (no digit is 0)
         self._context = 0
-        self._seen = 0
-        # context -> [counts so far, then per memory the three decayed counts (kept scaled, see
-        # _count), then per memory the most counted move]
+        # context -> [moves counted so far, then per memory a list: the three decayed counts
+        # (kept scaled, see update), the most counted move (R where none is yet, as a tie
+        # says), and it as the pair's turn-count cell 3 pair + move]
         self._rows: dict[int, list] = {}
-        # per pair: their move it expects, for the pairs of the orders reached so far (the
-        # lower orders' first)
-        self._expected: list[Move] = []
+        # the last max_order moves' context -> its rows, every order's (the lowest first), and
+        # their memories in pair order: looked up once per context ever seen
+        self._row_sets: dict[int, tuple[tuple[list, ...], tuple[list, ...]]] = {}
+        self._current: tuple[list, ...] = ()  # the rows of the current contexts, counted next round
+        # per pair: their move x it expects, as 3 pair + x, for the pairs of the orders reached
+        # so far (the lower orders' first)
+        self._expected: list[int] = []
         # per pair, the turn of its expectation the replies took (group: the pair)
         self._turns = TurnCounts(pairs, SCORE_KEEP, self.min_score)
         self._prediction: Move | None = None
@@ -74,65 +83,63 @@ class DecayedContexts(WorksInOneHalf):
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:
             return None
-        expected = self._expected
         # which turn of each pair's expectation my_move was: it beats the expectation turned
-        self._turns.count(my_move - 1, expected)
-        rows = self._rows
-        masks = self._masks
-        context = self._context
-        for k in range(min(self._seen, self.max_order)):  # count their move after each context
-            self._count(rows, context & masks[k], their_move)
-        self._context = context = (context << 2 | their_move + 1) & masks[-1]
-        self._seen += 1
-        memories = len(self._unseen)
-        first = self._leaders
-        pair = 0
-        for k in range(min(self._seen, self.max_order)):  # what each pair expects next
-            row = rows.get(context & masks[k])
-            expected[pair:pair + memories] = self._unseen if row is None else row[first:]
-            pair += memories
+        self._turns.count_cells(map(self._hits[my_move].__getitem__, self._expected))
+        # Count their move after each context at every memory. A row that has counted n moves
+        # (row[0]) keeps each memory's counts divided by decay ** (n - 1), so the next move
+        # adds decay ** -n instead of every count shrinking: the most counted move is the same
+        # either way, and only the counted move can take the lead. Before the scale runs out
+        # of range it is folded back in.
+        powers = self._powers
+        move = their_move
+        for row in self._current:
+            n = row[0]
+            for memory, add in zip(row[1], powers[n]):
+                value = memory[move] = memory[move] + add
+                leader = memory[3]
+                if leader != move:
+                    other = memory[leader]
+                    if value > other or value == other and move < leader:
+                        memory[3] = move
+                        memory[4] += move - leader
+            n += 1
+            if n == len(powers):
+                # back to the scale of one count: the real counts are the kept ones times
+                # decay ** (n - 1)
+                for memory, shrink in zip(row[1], powers[n - 1]):
+                    for cell in range(3):
+                        memory[cell] /= shrink
+                n = 1
+            row[0] = n
+        self._context = context = (self._context << 2 | their_move + 1) & self._masks[-1]
+        found = self._row_sets.get(context)
+        if found is None:
+            found = self._row_sets[context] = self._rows_of(context)
+        self._current, memories = found
+        self._expected = list(map(EXPECTED, memories))  # what each pair expects next
         leader = self._turns.leader()
         if leader is None:
             prediction = None
         else:
             pair, turn = leader
-            prediction = (expected[pair] + turn) % 3
+            prediction = (self._expected[pair] + turn) % 3
         self._prediction = prediction
         return prediction
 
-    def _count(self, rows: dict[int, list], key: int, move: Move) -> None:
-        """Count ``move`` after the context ``key`` at every memory. A row that has counted n
-        moves (row[0]) keeps each memory's counts divided by decay ** (n - 1), so the next
-        move adds decay ** -n instead of every count shrinking: the most counted move is the
-        same either way, and only the counted move can take the lead. Before the scale runs
-        out of range it is folded back in."""
-        memories = len(self._unseen)
-        row = rows.get(key)
-        if row is None:
-            row = rows[key] = [0] + [0.0] * (3 * memories) + [0] * memories
-        n = row[0]
-        adds = self._powers[n]
-        lead = self._leaders
-        base = 1
-        for j in range(memories):
-            cell = base + move
-            value = row[cell] = row[cell] + adds[j]
-            leader = row[lead + j]
-            if leader != move:
-                other = row[base + leader]
-                if value > other or value == other and move < leader:
-                    row[lead + j] = move
-            base += 3
-        n += 1
-        if n == len(self._powers):
-            # back to the scale of one count: the real counts are the kept ones times
-            # decay ** (n - 1)
-            shrink = self._powers[n - 1]
-            for j in range(memories):
-                for cell in range(1 + 3 * j, 4 + 3 * j):
-                    row[cell] /= shrink[j]
-            n = 1
-        row[0] = n
+    def _rows_of(self, context: int) -> tuple[tuple[list, ...], tuple[list, ...]]:
+        """The rows of every order's context (the lowest first) that ends ``context``, the
+        rows made where new, and their memories in pair order."""
+        rows = self._rows
+        found = []
+        pair = 0
+        for mask in self._masks[:(context.bit_length() + 1) // 2]:  # the orders reached: 2 bits each
+            key = context & mask
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = [0, tuple([0.0, 0.0, 0.0, 0, 3 * (pair + j)] for j in range(len(self.memories)))]
+            found.append(row)
+            pair += len(self.memories)
+        return tuple(found), tuple(memory for row in found for memory in row[1])
 
     def predict(self) -> Move | None:
         return self._prediction

@@ -1,7 +1,7 @@
 """The predictor contract shared by every family."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ..moves import Move
@@ -263,14 +263,16 @@ class TurnCounts:
             self._weight = fold_weight([cells], weight)
         self._best = best
 
-    def count_cells(self, hits: Iterable[int]) -> None:
-        """Count one round at the cells (3 g + turn) given, one per group in group order: as
-        ``count`` does, for a caller that has the cells at hand."""
+    def count_through(self, table: Sequence[int], keys: Iterable[int]) -> None:
+        """Count one round at the cells ``table[key]`` (3 g + turn) of the ``keys`` given, one
+        per group in group order: as ``count`` does, for a caller that keeps its references as
+        keys of a table of the cells a round hits."""
         cells = self._cells
         self._weight = weight = self._weight / self.decay
         best = self._best
         top = cells[best] if best >= 0 else 0.0
-        for hit in hits:
+        for key in keys:
+            hit = table[key]
             value = cells[hit] = cells[hit] + weight
             if value > top or value == top and hit < best:
                 best, top = hit, value

@@ -84,7 +84,7 @@ class DecayedContexts(WorksInOneHalf):
         if self._idle:
             return None
         # which turn of each pair's expectation my_move was: it beats the expectation turned
-        self._turns.count_cells(map(self._hits[my_move].__getitem__, self._expected))
+        self._turns.count_through(self._hits[my_move], self._expected)
         # Count their move after each context at every memory. A row that has counted n moves
         # (row[0]) keeps each memory's counts divided by decay ** (n - 1), so the next move
         # adds decay ** -n instead of every count shrinking: the most counted move is the same

@@ -32,7 +32,6 @@ round costs one pass over the agents, however long the match.
 from __future__ import annotations
 
 import math
-from operator import itemgetter
 
 from ..moves import Move
 from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive, fold_weight
@@ -42,9 +41,6 @@ MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
 MATCH_WINDOW = 1000  # and how far back it looks, so that an ensemble's index is shared
 VIEWS = 3  # contexts of their moves, ours, and both as pairs
 NEXT = (1, 2, 0)  # the move that beats each move
-# a context row's agents' expectations of our next move, as arms (see MetaOfAgents.reset)
-OUR_EXPECTED = itemgetter(9)
-THEIR_EXPECTED = itemgetter(10)
 
 
 class MetaOfAgents(WorksInOneHalf):
@@ -82,6 +78,11 @@ class MetaOfAgents(WorksInOneHalf):
         self._theirs_first = 3 * self._per_side  # the first arm of their side's agents
         self._match_arm = 3 * (self._per_side - 1)  # and of the matcher's, ours
         self._theirs_match_arm = 3 * (2 * self._per_side - 1)  # and theirs
+        # _sources[a]: where agent a's expectation is read: a row of the current contexts (the
+        # order's views in turn) and its cell, or (None, i) for entry i of _others
+        chains = VIEWS * max_order
+        self._sources = ((None, 0), *((i, 9) for i in range(chains)), (None, 1),
+                         (None, 2), *((i, 10) for i in range(chains)), (None, 3))
         self._hits = tuple(tuple((arm - arm % 3 + (my - arm) % 3, arm - arm % 3 + (my - arm + 1) % 3)
                                  for arm in range(arms)) for my in range(3))
         # a best arm that has won min_score rounds running, decayed since: the score it needs
@@ -112,9 +113,10 @@ class MetaOfAgents(WorksInOneHalf):
         self._weight = 1.0  # score_keep ** -rounds: a round adds one weight instead of decaying all
         agents = 2 * self._per_side
         self._scores = [0.0] * (3 * agents)  # arm 3 a + k, scaled by _weight
-        # our move x each agent a expects, as the arm 3 a + x (None: silent), so that its arms
-        # are scored with one look-up
-        self._expected: list[int | None] = [None] * agents
+        # our move x each agent expects, as its arm 3 a + x (None: silent), so that its arms are
+        # scored with one look-up: the chains' in the current rows (cells 9, 10), the others'
+        # here (frequencies and matcher, ours, then theirs), as of the last round
+        self._others: list[int | None] = [None] * 4
         self._mine = bytearray()
         self._theirs = bytearray()
         self._matcher = HistoryMatcher("both", MATCH_LENGTH, MATCH_WINDOW)
@@ -133,9 +135,21 @@ class MetaOfAgents(WorksInOneHalf):
             return None
         self._weight = weight = self._weight / self._score_keep
         scores = self._scores
-        # score every agent's arms on our move: one wins, one loses, one ties
+        # score every agent's arms on our move: one wins, one loses, one ties (the rows are
+        # counted below: they still hold the last round's expectations)
         hits = self._hits[my_move]
-        for expected in self._expected:
+        for expected in self._others:
+            if expected is not None:
+                win, loss = hits[expected]
+                scores[win] += weight
+                scores[loss] -= weight
+        for row in self._current:
+            expected = row[9]
+            if expected is not None:
+                win, loss = hits[expected]
+                scores[win] += weight
+                scores[loss] -= weight
+            expected = row[10]
             if expected is not None:
                 win, loss = hits[expected]
                 scores[win] += weight
@@ -193,34 +207,43 @@ class MetaOfAgents(WorksInOneHalf):
         if current is None:
             current = self._row_sets[context] = self._rows_of(context)
         self._current = current
-        # what each agent expects of our next move, ours first, then theirs: a prediction of
-        # their own move q expects us to play what beats it, q + 1 (a context never followed
-        # by anything says nothing)
-        gap = self._gaps[len(current) // VIEWS]
+        # what the frequencies and the matcher expect of our next move: a prediction of their
+        # own move q expects us to play what beats it, q + 1 (the rows' chains say theirs)
         found = matcher.found
         if found is None:
-            expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, None,
-                        self._theirs_first + NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap, None]
+            self._others = [leaders[0], None, self._theirs_first + NEXT[leaders[1]], None]
         else:
-            expected = [leaders[0], *map(OUR_EXPECTED, current), *gap, self._match_arm + mine[found],
-                        self._theirs_first + NEXT[leaders[1]], *map(THEIR_EXPECTED, current), *gap,
-                        self._theirs_match_arm + NEXT[theirs[found]]]
-        self._expected = expected
+            self._others = [leaders[0], self._match_arm + mine[found],
+                            self._theirs_first + NEXT[leaders[1]], self._theirs_match_arm + NEXT[theirs[found]]]
         # the best arm of an agent that speaks (the first on ties)
         top = max(scores)
         best = scores.index(top)
-        if expected[best // 3] is None:
+        row, cell = self._sources[best // 3]
+        if row is None:
+            expected = self._others[cell]
+        else:
+            expected = current[row][cell] if row < len(current) else None
+        if expected is None:
+            expectations = self._expectations()
             top, best = 0.0, -1
             for arm, score in enumerate(scores):
-                if score > top and expected[arm // 3] is not None:
+                if score > top and expectations[arm // 3] is not None:
                     top, best = score, arm
+            expected = expectations[best // 3]
         if top <= 0.0 or top < self._bar * weight:
             prediction = None
         else:
             # arm 3 a + k of an agent expecting x (its entry 3 a + x) plays x + 1 + k
-            prediction = (expected[best // 3] + 1 + best) % 3  # type: ignore[operator]
+            prediction = (expected + 1 + best) % 3  # type: ignore[operator]
         self._prediction = prediction
         return prediction
+
+    def _expectations(self) -> list[int | None]:
+        """What every agent expects of our next move, as its arm 3 a + x (None: silent)."""
+        others, current = self._others, self._current
+        gap = self._gaps[len(current) // VIEWS]
+        return [others[0], *(row[9] for row in current), *gap, others[1],
+                others[2], *(row[10] for row in current), *gap, others[3]]
 
     def _rows_of(self, pairs: int) -> tuple[list, ...]:
         """The rows of every order's contexts, their views (theirs, ours, pairs) in turn, that

@@ -135,15 +135,19 @@ class MetaOfAgents(WorksInOneHalf):
             return None
         self._weight = weight = self._weight / self._score_keep
         scores = self._scores
-        # score every agent's arms on our move: one wins, one loses, one ties (the rows are
-        # counted below: they still hold the last round's expectations)
+        # score every agent's arms on our move: one wins, one loses, one ties
         hits = self._hits[my_move]
         for expected in self._others:
             if expected is not None:
                 win, loss = hits[expected]
                 scores[win] += weight
                 scores[loss] -= weight
+        powers = self._powers
+        size = len(powers)
+        theirs_cell = 3 + their_move
+        answer = NEXT[their_move]
         for row in self._current:
+            # the chains' arms, on the expectations the row held since the last round
             expected = row[9]
             if expected is not None:
                 win, loss = hits[expected]
@@ -154,12 +158,7 @@ class MetaOfAgents(WorksInOneHalf):
                 win, loss = hits[expected]
                 scores[win] += weight
                 scores[loss] -= weight
-        # count the moves that followed the last round's contexts
-        powers = self._powers
-        size = len(powers)
-        theirs_cell = 3 + their_move
-        answer = NEXT[their_move]
-        for row in self._current:
+            # then the moves that followed the row's context
             n = row[6]
             add = powers[n]
             value = row[my_move] = row[my_move] + add

@@ -48,10 +48,10 @@ class DecayedContexts(WorksInOneHalf):
         self.name = f"decayed{max_order}-their"
         self._decays = tuple(1.0 if m is None else 1.0 - 1.0 / m for m in memories)
         self._masks = tuple((1 << 2 * k) - 1 for k in range(1, max_order + 1))
-        # _powers[n]: per memory, decay ** -n, up to where the smallest decay's reaches 1e150
+        # rows fold their scale back in after this many moves: where the smallest decay's
+        # decay ** -n would pass 1e150
         smallest = min(self._decays)
-        limit = 4096 if smallest == 1.0 else min(4096, int(150 * math.log(10) / -math.log(smallest)))
-        self._powers = [tuple(d ** -n for d in self._decays) for n in range(limit)]
+        self._limit = 4096 if smallest == 1.0 else min(4096, int(150 * math.log(10) / -math.log(smallest)))
         # _hits[move][3 pair + x]: the turn-count cell of that pair (expecting x) which a
         # reply of ``move`` hits: 3 pair + (move - 1 - x) % 3 (the reply beats x turned)
         cells = 3 * max_order * len(memories)
@@ -77,6 +77,9 @@ class DecayedContexts(WorksInOneHalf):
         self._expected: list[int] = []
         # per pair, the turn of its expectation the replies took (group: the pair)
         self._turns = TurnCounts(pairs, SCORE_KEEP, self.min_score)
+        # _powers[n]: per memory, decay ** -n, grown as the rows' counts reach n (below
+        # _limit): a match of a thousand moves needs a few hundred of the thousand or more
+        self._powers: list[tuple[float, ...]] = [(1.0,) * len(self._decays)]
         self._prediction: Move | None = None
         self._idle = False  # set by share() in the half this predictor does not work in
 
@@ -103,7 +106,9 @@ class DecayedContexts(WorksInOneHalf):
                         memory[3] = move
                         memory[4] += move - leader
             n += 1
-            if n == len(powers):
+            if n == len(powers) and n < self._limit:
+                powers.append(tuple([d ** -n for d in self._decays]))
+            elif n == self._limit:
                 # back to the scale of one count: the real counts are the kept ones times
                 # decay ** (n - 1)
                 for memory, shrink in zip(row[1], powers[n - 1]):

@@ -62,10 +62,10 @@ class MetaOfAgents(WorksInOneHalf):
         self.half = check_half(half)
         self.name = f"meta-agents{max_order}" + ("" if (memory, score_memory) == (8, 16) else f"@{memory}-{score_memory}")
         self._score_keep = 1.0 - 1.0 / score_memory
-        # _powers[n]: keep ** -n for the counts, up to where it reaches 1e100
+        # rows fold their scale back in after this many recurrences: where keep ** -n would
+        # pass 1e100
         self._keep = keep = 1.0 - 1.0 / memory
-        limit = min(4096, int(100 * math.log(10) / -math.log(keep)))
-        self._powers = tuple(keep ** -n for n in range(limit))
+        self._limit = min(4096, int(100 * math.log(10) / -math.log(keep)))
         self._modulus = 10 ** max_order  # a view's last max_order symbols, base-10 digits 1..9
         self._moduli = tuple(10 ** order for order in range(1, max_order + 1))
         # agents per side: frequencies, VIEWS * max_order chains, the match
@@ -105,6 +105,9 @@ class MetaOfAgents(WorksInOneHalf):
         self._context = 0
         self._row_sets: dict[int, tuple[list, ...]] = {}
         self._current: tuple[list, ...] = ()  # the rows of the current contexts, learnt next round
+        # _powers[n]: keep ** -n for the counts, grown as the rows' recurrences reach n (below
+        # _limit): a match of a thousand moves needs a few hundred of the thousand or more
+        self._powers = [1.0]
         # the move frequencies, ours then theirs, kept scaled by keep ** -rounds (the empty
         # context recurs every round), and each side's most frequent move
         self._frequencies = [0.0] * 6
@@ -174,7 +177,10 @@ class MetaOfAgents(WorksInOneHalf):
                 row[8] = their_move
                 row[10] = row[12] + answer
             n += 1
-            if n == size:  # back to the scale of one recurrence
+            if n == size and size < self._limit:
+                powers.append(self._keep ** -n)
+                size += 1
+            elif n == size:  # back to the scale of one recurrence
                 scale = powers[n - 1]
                 for cell in range(6):
                     row[cell] /= scale

@@ -28,8 +28,10 @@ class ContinuationCounts:
         self.window = window
         self.amount = amount
         self.table: dict[int, list[int]] = {}
+        # the ring starts full of records of a scratch row that nothing reads, so that
+        # forgetting the oldest record needs no test of whether the ring is full yet
         self._ring: list[tuple[list[int], Move]] = [([0, 0, 0], 0)] * (window or 0)
-        self._records = 0
+        self._slot = 0  # the oldest record's slot, where the next one goes
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ContinuationCounts) and vars(self) == vars(other)
@@ -46,15 +48,17 @@ class ContinuationCounts:
     def count(self, row: list[int], move: Move) -> None:
         """Count ``move`` in a context's ``row`` (from :meth:`row`), forgetting the oldest
         record."""
+        amount = self.amount
         window = self.window
         if window is not None:
-            slot = self._records % window
-            if self._records >= window:
-                old_row, old_move = self._ring[slot]
-                old_row[old_move] -= self.amount
-            self._ring[slot] = (row, move)
-            self._records += 1
-        row[move] += self.amount
+            ring = self._ring
+            slot = self._slot
+            old_row, old_move = ring[slot]
+            old_row[old_move] -= amount
+            ring[slot] = (row, move)
+            slot += 1
+            self._slot = slot if slot < window else 0
+        row[move] += amount
 
 
 class MarkovChain:
@@ -221,58 +225,96 @@ class CalibratedMarkovChain(WorksInOneHalf):
         length = self._length
         context = self._context
         if length >= needed:
-            row = counts.row(context)
+            row = table.get(context)  # counts.row(), inlined: this runs every round
+            if row is None:
+                row = table[context] = [0, 0, 0]
             n0, n1, n2 = row
             # every reply bounds differences of the row's counts: computed once for all readings
             d01, d02, d21 = n0 - n1, n0 - n2, n2 - n1
-            winner = (my_move + 2) % 3
+            memory = self._memory
             if self._shifted:
                 all_bounds = self._all_bounds
                 all_contradicted = self._all_contradicted
+                # reading s takes the reply for the prediction rotated s more times: the
+                # argmax our move plus 2, plus 1, plus 0
+                broke0 = _constrain(all_bounds[0], all_contradicted[0], context, (my_move + 2) % 3,
+                                    d01, d02, d21)
+                broke1 = _constrain(all_bounds[1], all_contradicted[1], context, (my_move + 1) % 3,
+                                    d01, d02, d21)
+                broke2 = _constrain(all_bounds[2], all_contradicted[2], context, my_move, d01, d02, d21)
                 misfits = self._misfits
                 decay = self.MISFIT_DECAY
-                # reading s takes the reply for the prediction rotated s more times
-                broken = (
-                    _constrain(all_bounds[0], all_contradicted[0], context, winner, d01, d02, d21),
-                    _constrain(all_bounds[1], all_contradicted[1], context, (winner + 2) % 3, d01, d02, d21),
-                    _constrain(all_bounds[2], all_contradicted[2], context, (winner + 1) % 3, d01, d02, d21),
-                )
-                misfits[0] = misfits[0] * decay + broken[0]
-                misfits[1] = misfits[1] * decay + broken[1]
-                misfits[2] = misfits[2] * decay + broken[2]
+                m0 = misfits[0] = misfits[0] * decay + broke0
+                m1 = misfits[1] = misfits[1] * decay + broke1
+                m2 = misfits[2] = misfits[2] * decay + broke2
                 shift = self._shift
-                if self._memory:
-                    self._look_back(context, shift, broken[shift])
-                best = misfits.index(min(misfits))
-                if misfits[best] < misfits[shift] - self.MISFIT_MARGIN:
+                if memory:
+                    if broke0 if shift == 0 else broke1 if shift == 1 else broke2:
+                        self._look_back(context, shift)
+                    else:  # a fit: counted here, the common case
+                        fits = self._fits
+                        fits[context] = fits.get(context, 0) + 1
+                # the least contradicted reading, the first among equals
+                best, least = (1, m1) if m1 < m0 else (0, m0)
+                if m2 < least:
+                    best, least = 2, m2
+                if least < misfits[shift] - self.MISFIT_MARGIN:
                     self._shift = best
                     self._bounds = all_bounds[best]
                     self._contradicted = all_contradicted[best]
                     self._fits = {}
             else:
-                broke = _constrain(self._bounds, self._contradicted, context, winner, d01, d02, d21)
-                if self._memory:
-                    self._look_back(context, 0, broke)
-            if self._memory:
+                broke = _constrain(self._bounds, self._contradicted, context, (my_move + 2) % 3, d01, d02, d21)
+                if memory:
+                    if broke:
+                        self._look_back(context, 0)
+                    else:
+                        fits = self._fits
+                        fits[context] = fits.get(context, 0) + 1
+            if memory:
                 replies = self._replies.get(context)
                 if replies is None:
-                    replies = self._replies[context] = deque(maxlen=self._memory)
+                    replies = self._replies[context] = deque(maxlen=memory)
                 replies.append((n0, n1, n2, my_move))
-            counts.count(row, their_move)
+            if counts.window is None:
+                row[their_move] += counts.amount  # count(), inlined
+            else:
+                counts.count(row, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length = length = length + 1
-        self._prediction = prediction = None if length < needed else self._calibrated(context, table.get(context))
+        if length < needed:
+            prediction = None
+        else:
+            # the argmax of the context's row plus the feasible offsets closest to zero
+            row = table.get(context)
+            if row is None or context in self._contradicted:
+                prediction = None  # no data, or the replies just contradicted the model: abstain
+            else:
+                bounds = self._bounds.get(context)
+                if bounds is None:
+                    prediction = argmax3(row)
+                else:
+                    low_a, high_a, low_b, high_b, low_c, high_c = bounds
+                    # x1 and then x2 (given x1) clamped towards zero into their feasible intervals
+                    x1 = low_a if low_a > 0 else high_a if high_a < 0 else 0
+                    low = x1 - high_c if x1 - high_c > low_b else low_b
+                    high = x1 - low_c if x1 - low_c < high_b else high_b
+                    x2 = low if low > 0 else high if high < 0 else 0
+                    a, b, c = row[0], row[1] + x1, row[2] + x2
+                    if a >= b:
+                        prediction = 0 if a >= c else 2
+                    else:
+                        prediction = 1 if b >= c else 2
+        self._prediction = prediction
         return prediction
 
-    def _look_back(self, context: int, shift: int, broke: bool) -> None:
-        """Count the row's fits in the reading in use (``shift``); when a row that had fitted
-        ``TRUSTED_FITS`` replies running has just been contradicted (and restarted from the
-        latest reply), rebuild it from its older replies instead if they outvote the latest."""
+    def _look_back(self, context: int, shift: int) -> None:
+        """The row has just been contradicted in the reading in use (``shift``) and restarted
+        from the latest reply: if it had fitted ``TRUSTED_FITS`` replies running, rebuild it
+        from its older replies instead when they outvote the latest; otherwise restart its
+        count of fits (which :meth:`update` keeps)."""
         fits = self._fits
-        if not broke:
-            fits[context] = fits.get(context, 0) + 1
-            return
         if fits.get(context, 0) >= self.TRUSTED_FITS:
             rows = self._all_bounds[shift]
             older = self._replies.get(context, ())
@@ -306,24 +348,6 @@ class CalibratedMarkovChain(WorksInOneHalf):
         alternative = (prediction + 2) % 3
         return _tightened(bounds, (row[0], row[1], row[2], (alternative + 1) % 3), 0) is not None
 
-    def _calibrated(self, context: int, row: list[int] | None) -> Move | None:
-        """argmax of the context's row plus the feasible offsets closest to zero."""
-        if row is None or context in self._contradicted:
-            return None  # no data, or the replies just contradicted the model: abstain
-        bounds = self._bounds.get(context)
-        if bounds is None:
-            return argmax3(row)
-        low_a, high_a, low_b, high_b, low_c, high_c = bounds
-        # x1 and then x2 (given x1) clamped towards zero into their feasible intervals
-        x1 = low_a if low_a > 0 else high_a if high_a < 0 else 0
-        low = x1 - high_c if x1 - high_c > low_b else low_b
-        high = x1 - low_c if x1 - low_c < high_b else high_b
-        x2 = low if low > 0 else high if high < 0 else 0
-        a, b, c = row[0], row[1] + x1, row[2] + x2
-        if a >= b:
-            return 0 if a >= c else 2
-        return 1 if b >= c else 2
-
 
 UNBOUNDED = 10**9
 
@@ -343,35 +367,56 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
         rows[context] = _restarted(winner, d01, d02, d21)
         contradicted.discard(context)
         return False
-    # each reply bounds two of the intervals; slots 0/2/4 are lows, 1/3/5 highs
-    tightened = False
+    # each reply bounds two of the intervals; slots 0/2/4 are lows, 1/3/5 highs; a reply
+    # that tightens neither leaves the bounds closed
+    low_a, high_a, low_b, high_b, low_c, high_c = bounds
     if winner == 0:  # a <= n0-n1, b <= n0-n2
-        if d01 < bounds[1]:
-            bounds[1] = d01
-            tightened = True
-        if d02 < bounds[3]:
-            bounds[3] = d02
-            tightened = True
+        if d01 >= high_a and d02 >= high_b:
+            if context in contradicted:  # (a test is cheaper than discard on a miss)
+                contradicted.remove(context)
+            return False
+        if d01 < high_a:
+            bounds[1] = high_a = d01
+        if d02 < high_b:
+            bounds[3] = high_b = d02
     elif winner == 1:  # a >= n0-n1+1, c >= n2-n1
-        if d01 + 1 > bounds[0]:
-            bounds[0] = d01 + 1
-            tightened = True
-        if d21 > bounds[4]:
-            bounds[4] = d21
-            tightened = True
+        if d01 + 1 <= low_a and d21 <= low_c:
+            if context in contradicted:
+                contradicted.remove(context)
+            return False
+        if d01 + 1 > low_a:
+            bounds[0] = low_a = d01 + 1
+        if d21 > low_c:
+            bounds[4] = low_c = d21
     else:  # b >= n0-n2+1, c <= n2-n1-1
-        if d02 + 1 > bounds[2]:
-            bounds[2] = d02 + 1
-            tightened = True
-        if d21 - 1 < bounds[5]:
-            bounds[5] = d21 - 1
-            tightened = True
-    if tightened and not _close(bounds):
-        rows[context] = _restarted(winner, d01, d02, d21)
-        contradicted.add(context)
-        return True
-    contradicted.discard(context)
-    return False
+        if d02 + 1 <= low_b and d21 - 1 >= high_c:
+            if context in contradicted:
+                contradicted.remove(context)
+            return False
+        if d02 + 1 > low_b:
+            bounds[2] = low_b = d02 + 1
+        if d21 - 1 < high_c:
+            bounds[5] = high_c = d21 - 1
+    # _close(bounds), inlined on the values at hand: this runs for most replies
+    if low_b + low_c > low_a:
+        bounds[0] = low_a = low_b + low_c
+    if high_b + high_c < high_a:
+        bounds[1] = high_a = high_b + high_c
+    if low_a - high_c > low_b:
+        bounds[2] = low_b = low_a - high_c
+    if high_a - low_c < high_b:
+        bounds[3] = high_b = high_a - low_c
+    if low_a - high_b > low_c:
+        bounds[4] = low_c = low_a - high_b
+    if high_a - low_b < high_c:
+        bounds[5] = high_c = high_a - low_b
+    if low_a <= high_a and low_b <= high_b and low_c <= high_c:
+        if context in contradicted:
+            contradicted.remove(context)
+        return False
+    rows[context] = _restarted(winner, d01, d02, d21)
+    contradicted.add(context)
+    return True
 
 
 def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int) -> list[int] | None:
@@ -381,16 +426,36 @@ def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int)
     winner = (my_move + 2 - shift) % 3
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
     if winner == 0:
-        high_a = min(high_a, n0 - n1)
-        high_b = min(high_b, n0 - n2)
+        if n0 - n1 < high_a:
+            high_a = n0 - n1
+        if n0 - n2 < high_b:
+            high_b = n0 - n2
     elif winner == 1:
-        low_a = max(low_a, n0 - n1 + 1)
-        low_c = max(low_c, n2 - n1)
+        if n0 - n1 + 1 > low_a:
+            low_a = n0 - n1 + 1
+        if n2 - n1 > low_c:
+            low_c = n2 - n1
     else:
-        low_b = max(low_b, n0 - n2 + 1)
-        high_c = min(high_c, n2 - n1 - 1)
-    tightened = [low_a, high_a, low_b, high_b, low_c, high_c]
-    return tightened if _close(tightened) else None
+        if n0 - n2 + 1 > low_b:
+            low_b = n0 - n2 + 1
+        if n2 - n1 - 1 < high_c:
+            high_c = n2 - n1 - 1
+    # _close, inlined on the values at hand: a look-back runs this for each of a row's replies
+    if low_b + low_c > low_a:
+        low_a = low_b + low_c
+    if high_b + high_c < high_a:
+        high_a = high_b + high_c
+    if low_a - high_c > low_b:
+        low_b = low_a - high_c
+    if high_a - low_c < high_b:
+        high_b = high_a - low_c
+    if low_a - high_b > low_c:
+        low_c = low_a - high_b
+    if high_a - low_b < high_c:
+        high_c = high_a - low_b
+    if low_a <= high_a and low_b <= high_b and low_c <= high_c:
+        return [low_a, high_a, low_b, high_b, low_c, high_c]
+    return None
 
 
 def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
@@ -425,7 +490,8 @@ def _close(bounds: list[int]) -> bool:
     """Tighten a = b + c's three intervals against each other; False if infeasible.
 
     With three variables every shortest path has at most two edges, so one pass of the
-    triangle rules is the full difference-bound closure.
+    triangle rules is the full difference-bound closure. :func:`_constrain` and
+    :func:`_tightened` run this pass written out inline, on values they already hold.
     """
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
     # each bound is written back only when a rule tightens it (most rounds, few do)

@@ -44,8 +44,7 @@ is back to its runs and its vote.
 """
 from __future__ import annotations
 
-import sys
-from array import array
+from struct import unpack
 
 from ..moves import Move
 from .base import WorksInOneHalf, check_half, check_positive, check_source
@@ -96,9 +95,16 @@ class PeriodicMoves(WorksInOneHalf):
         self.name = f"period{max_period}-{source}"
         self._mine = source == "mine"
         self.half = check_half(half)
-        self._fields = LOOKBACK * self.max_period  # moves remembered, one field each
-        self._ones = sum(1 << (FIELD * j) for j in range(self.max_period))
-        self._mask = (1 << (FIELD * self._fields)) - 1
+        n = self.max_period
+        self._window = LOOKBACK * n  # moves remembered, for the vote
+        self._ones = sum(1 << (FIELD * j) for j in range(n))
+        # the three moves' records of the last n moves side by side, n fields each (see reset)
+        span = FIELD * n
+        self._record = (1 << span) - 1
+        self._shifts = (0, span, 2 * span)
+        self._marks = tuple(1 << shift for shift in self._shifts)  # the latest move, in its record
+        # after a shift, each record's fields but its first (which holds the last of the one below)
+        self._kept = sum((self._record ^ 0xFFFF) << shift for shift in self._shifts)
         self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)
         self._halve = self._ones * ((1 << (FIELD - 1)) - 1)  # a field's bits below its top
         self._run_limits = self._ones << RUN_LIMIT
@@ -108,11 +114,18 @@ class PeriodicMoves(WorksInOneHalf):
         self._threshold = int((HIT << DECAY_SHIFT) * self.min_rate)
         self._hold = int((HIT << DECAY_SHIFT) * self.hold_rate)
         self._chance = (HIT << DECAY_SHIFT) // 3
+        self._format = f"<{n}H"  # a packed int's fields, read by struct.unpack
+        self._bytes = 2 * n  # and its length in bytes
         self.reset()
 
     def reset(self) -> None:
-        # _recent[m]: field j is 1 if the move j + 1 rounds back was m
-        self._recent = [0, 0, 0]
+        # _recent: per move m, a record of n = max_period fields from bit FIELD * n * m up;
+        # field j is 1 if the move j + 1 rounds back was m
+        self._recent = 0
+        # _moves[_at + k - 1]: the move k rounds back, for k up to _window; each move is
+        # written twice, _window apart, so that the last _window moves lie in one slice
+        self._moves = bytearray(2 * self._window)
+        self._at = 0
         self._score = 0  # field p - 1: a decayed score of "a move equalled the one p back"
         self._runs = 0  # field p - 1: how many latest moves each equalled the one p back
         # per period p, field p - 1's lowest bit: whether the next move has one p back to
@@ -131,78 +144,80 @@ class PeriodicMoves(WorksInOneHalf):
         if self._idle:
             return None
         move = my_move if self._mine else their_move
+        vote_score = self._vote_score
         if self._voting:
-            vote_score = self._vote_score
-            hit = HIT * (move == self._prediction)
-            self._vote_score = vote_score - (vote_score >> DECAY_SHIFT) + hit
+            vote_score += HIT * (move == self._prediction) - (vote_score >> DECAY_SHIFT)
+            self._vote_score = vote_score
         recent = self._recent
-        hits = recent[move] & self._ones
+        hits = (recent >> self._shifts[move]) & self._record
+        self._recent = ((recent << FIELD) & self._kept) | self._marks[move]
         score = self._score
-        self._score = score = score - ((score >> DECAY_SHIFT) & self._low) + hits * HIT
+        score = score - ((score >> DECAY_SHIFT) & self._low) + hits * HIT
         # one longer where the move repeated the one p back, zero where it did not
-        self._runs = runs = (self._runs + hits) & (hits * 0xFFFF)
+        runs = (self._runs + hits) & (hits * 0xFFFF)
         if runs & self._run_limits:
-            self._runs = (runs >> 1) & self._halve
+            runs = (runs >> 1) & self._halve
+        self._runs = runs
         checkable = self._checkable
         if checkable != self._broken:  # some period has held since the start
             self._broken |= checkable & ~hits
             self._exact = checkable & ~self._broken
-        best = self._best
+        best, seen = self._best, self._seen
         # a period that hits stays ahead of the rest; while none is good enough to speak, look
         # for a better one every fourth round only (a random side would have us look always)
         if not (hits >> (FIELD * best)) & 1 and (
-                self._seen % 4 == 0 or (score >> (FIELD * best)) & 0xFFFF >= self._threshold):
-            self._best = self._largest(score)
-        for m in range(3):
-            recent[m] = (recent[m] << FIELD) & self._mask
-        recent[move] |= 1
-        self._seen += 1
-        if self._seen <= self.max_period:
-            self._checkable = checkable | 1 << (FIELD * (self._seen - 1))
-            self._score = score | self._chance << (FIELD * (self._seen - 1))
-        self._prediction = self._predict()
-        return self._prediction
-
-    def _predict(self) -> Move | None:
-        shortest = self._shortest_exact()
-        if shortest:  # a period held since the start outranks the vote (they agree on a cycle)
+                seen % 4 == 0 or (score >> (FIELD * best)) & 0xFFFF >= self._threshold):
+            fields = unpack(self._format, score.to_bytes(self._bytes, "little"))
+            self._best = best = fields.index(max(fields))  # the first among equals
+        window = self._window
+        at = self._at - 1 if self._at else window - 1
+        self._at = at
+        moves = self._moves
+        moves[at] = moves[at + window] = move
+        self._seen = seen = seen + 1
+        if seen <= self.max_period:
+            self._checkable = checkable | 1 << (FIELD * (seen - 1))
+            score |= self._chance << (FIELD * (seen - 1))
+        self._score = score
+        # the prediction: the shortest period held since the start (it outranks the vote: they
+        # agree on a cycle), else the vote, else the longest run, else nothing
+        exact = self._exact
+        if exact:
             self._voting = False
-            return self._back(shortest)
-        period = self._best + 1
-        rate = (self._score >> (FIELD * self._best)) & 0xFFFF
+            self._prediction = moves[at + ((exact & -exact).bit_length() - 1) // FIELD]
+            return self._prediction
+        rate = (score >> (FIELD * best)) & 0xFFFF
         if self._voting:
-            speaks = rate >= self._hold or self._vote_score >= self._hold
+            speaks = rate >= self._hold or vote_score >= self._hold
         else:
             speaks = rate >= self._threshold
             self._vote_score = rate  # the vote's own rate starts from the period's
-        if not speaks or self._seen < period:
-            self._voting = False
-            return self._repeat()
-        self._voting = True
-        votes = [0, 0, 0]
-        first = self._back(period)  # the vote speaks from the period's first repeat on
-        for back in range(1, min(LOOKBACK, self._seen // period) + 1):
-            votes[self._back(back * period)] += 1
-        top = max(votes)
-        return first if votes[first] == top else votes.index(top)
-
-    def _repeat(self) -> Move | None:
-        """The move p back for the period p with the longest run of exact repeats (ties: the
-        shorter), if that run is ``min_run`` long; else None."""
-        runs = self._runs
-        if not (runs + self._run_bias) & self._tops:  # no run is min_run long
-            return None
-        return self._back(self._largest(runs) + 1)
-
-    def _largest(self, packed: int) -> int:
-        """Which field of ``packed`` (one per period) is the largest, the first among equals."""
-        fields = array("H", packed.to_bytes(2 * self.max_period, sys.byteorder))
-        return fields.index(max(fields))
+        period = best + 1
+        if speaks and seen >= period:  # the vote speaks from the period's first repeat on
+            self._voting = True
+            voters = LOOKBACK if seen >= LOOKBACK * period else seen // period
+            # the moves one to LOOKBACK periods back, the latest first, which wins ties
+            picks = moves[at + best:at + voters * period:period]
+            first = picks[0]
+            if 2 * picks.count(first) >= voters:  # half the votes or more: none has more
+                self._prediction = first
+                return first
+            rock, paper = picks.count(0), picks.count(1)
+            votes = (rock, paper, voters - rock - paper)
+            top = max(votes)
+            self._prediction = prediction = first if votes[first] == top else votes.index(top)
+            return prediction
+        self._voting = False
+        if (runs + self._run_bias) & self._tops:  # some run is min_run long
+            fields = unpack(self._format, runs.to_bytes(self._bytes, "little"))
+            self._prediction = moves[at + fields.index(max(fields))]  # the first among equals
+        else:
+            self._prediction = None
+        return self._prediction
 
     def _back(self, rounds: int) -> Move:
         """The side's move ``rounds`` rounds back, as of the round to come."""
-        shift = FIELD * (rounds - 1)
-        return next(m for m in range(3) if (self._recent[m] >> shift) & 1)
+        return self._moves[self._at + rounds - 1]
 
     def predict(self) -> Move | None:
         return self._prediction

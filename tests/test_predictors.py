@@ -1172,23 +1172,78 @@ def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(order: tuple[Mo
     assert sum(errors[-500:]) == 0, f"{sum(errors[-500:])} errors in the last 500 rounds"
 
 
+def closure(bounds: list[int]) -> list[int] | None:
+    """The difference-bound closure of a = b + c's intervals [low a, high a, low b, high b,
+    low c, high c], by the triangle rules (a test oracle for the calibrated chain's inlined
+    pass); None if infeasible."""
+    low_a, high_a, low_b, high_b, low_c, high_c = bounds
+    low_a, high_a = max(low_a, low_b + low_c), min(high_a, high_b + high_c)
+    low_b, high_b = max(low_b, low_a - high_c), min(high_b, high_a - low_c)
+    low_c, high_c = max(low_c, low_a - high_b), min(high_c, high_a - low_b)
+    closed = [low_a, high_a, low_b, high_b, low_c, high_c]
+    return closed if low_a <= high_a and low_b <= high_b and low_c <= high_c else None
+
+
+def reply_limits(winner: int, d01: int, d02: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two bounds (slot, limit) a reply whose argmax is ``winner`` sets: a <= d01 and
+    b <= d02 for the first move, a >= d01 + 1 and c >= d21 for the second, b >= d02 + 1 and
+    c <= d21 - 1 for the third."""
+    d21 = d01 - d02
+    return (((1, d01), (3, d02)), ((0, d01 + 1), (4, d21)), ((2, d02 + 1), (5, d21 - 1)))[winner]
+
+
 def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
     """A contradicted (or new) row restarts from one reply's bounds, closed by a formula
     written out instead of by the closure: the two must agree on every count difference."""
-    from roshambo.predictors.markov import UNBOUNDED, _close, _restarted
+    from roshambo.predictors.markov import UNBOUNDED, _restarted
 
     rng = random.Random(3)
     for _ in range(3000):
         d01, d02 = (rng.randint(-3 * 10**6, 3 * 10**6) if rng.random() < 0.3 else rng.randint(-4, 4)
                     for _ in range(2))
-        d21 = d01 - d02
-        for winner, limits in enumerate((((1, d01), (3, d02)), ((0, d01 + 1), (4, d21)),
-                                         ((2, d02 + 1), (5, d21 - 1)))):
+        for winner in range(3):
             bounds = [-UNBOUNDED, UNBOUNDED] * 3
-            for slot, limit in limits:
+            for slot, limit in reply_limits(winner, d01, d02):
                 bounds[slot] = limit
-            assert _close(bounds)
-            assert _restarted(winner, d01, d02, d21) == bounds
+            assert closure(bounds) == _restarted(winner, d01, d02, d21=d01 - d02)
+
+
+def test_calibrated_constraint_is_the_closure_of_the_bounds_and_the_reply() -> None:
+    """A reply tightens a row's closed bounds by its two limits and the closure, inlined in
+    ``_constrain`` and ``_tightened``: where that is feasible both give the closure's bounds
+    (and the row is no longer contradicted), else the row restarts from the reply alone."""
+    from roshambo.predictors.markov import UNBOUNDED, _constrain, _restarted, _tightened
+
+    rng = random.Random(5)
+    feasible = infeasible = 0
+    for _ in range(4000):
+        # closed bounds from a few replies, as a row's are
+        bounds = [-UNBOUNDED, UNBOUNDED] * 3
+        for _ in range(rng.randint(0, 4)):
+            limited = list(bounds)
+            for slot, limit in reply_limits(rng.randrange(3), rng.randint(-5, 5), rng.randint(-5, 5)):
+                limited[slot] = min(limited[slot], limit) if slot % 2 else max(limited[slot], limit)
+            bounds = closure(limited) or bounds
+        n0, n1, n2 = (rng.randint(0, 9) for _ in range(3))
+        d01, d02, d21 = n0 - n1, n0 - n2, n2 - n1
+        winner = rng.randrange(3)
+        limited = list(bounds)
+        for slot, limit in reply_limits(winner, d01, d02):
+            limited[slot] = min(limited[slot], limit) if slot % 2 else max(limited[slot], limit)
+        expected = closure(limited)
+        rows, contradicted = {7: list(bounds)}, {7}
+        broke = _constrain(rows, contradicted, 7, winner, d01, d02, d21)
+        shift = rng.randrange(3)  # _tightened reads the argmax as our move plus 2 less the shift
+        tightened = _tightened(bounds, (n0, n1, n2, (winner + 1 + shift) % 3), shift)
+        if expected is None:
+            infeasible += 1
+            assert broke and rows[7] == _restarted(winner, d01, d02, d21) and contradicted == {7}
+            assert tightened is None
+        else:
+            feasible += 1
+            assert not broke and rows[7] == expected and not contradicted
+            assert tightened == expected
+    assert feasible > 1000 and infeasible > 500, (feasible, infeasible)
 
 
 def test_outcome_roll_table_decays_by_0_9_by_default() -> None:

@@ -397,7 +397,10 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
             bounds[2] = low_b = d02 + 1
         if d21 - 1 < high_c:
             bounds[5] = high_c = d21 - 1
-    # _close(bounds), inlined on the values at hand: this runs for most replies
+    # close the bounds: tighten a = b + c's three intervals against each other; with three
+    # variables every shortest path has at most two edges, so one pass of the triangle
+    # rules is the full difference-bound closure (each bound written back only when a
+    # rule tightens it: most rounds, few do)
     if low_b + low_c > low_a:
         bounds[0] = low_a = low_b + low_c
     if high_b + high_c < high_a:
@@ -440,7 +443,7 @@ def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int)
             low_b = n0 - n2 + 1
         if n2 - n1 - 1 < high_c:
             high_c = n2 - n1 - 1
-    # _close, inlined on the values at hand: a look-back runs this for each of a row's replies
+    # close them, as _constrain does (on locals: a look-back runs this for each of a row's replies)
     if low_b + low_c > low_a:
         low_a = low_b + low_c
     if high_b + high_c < high_a:
@@ -472,9 +475,10 @@ def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
 
 
 def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:
-    """The closed bounds of one reply alone: what :func:`_close` makes of unbounded intervals
-    but the reply's two limits, written out (with the limits, count differences, far inside
-    ``UNBOUNDED``, only the rules that carry a limit to an unbounded side apply)."""
+    """The closed bounds of one reply alone: what the closure (see :func:`_constrain`) makes
+    of unbounded intervals but the reply's two limits, written out (with the limits, count
+    differences, far inside ``UNBOUNDED``, only the rules that carry a limit to an unbounded
+    side apply)."""
     if winner == 0:  # a <= d01, b <= d02
         return [-UNBOUNDED, d01, -UNBOUNDED, d02,
                 -UNBOUNDED - d02 if d02 < 0 else -UNBOUNDED, UNBOUNDED + d01 if d01 < 0 else UNBOUNDED]
@@ -484,28 +488,4 @@ def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:
     # b >= d02 + 1, c <= d21 - 1
     return [d02 + 1 - UNBOUNDED if d02 + 1 > 0 else -UNBOUNDED, UNBOUNDED + d21 - 1 if d21 - 1 < 0 else UNBOUNDED,
             d02 + 1, UNBOUNDED, -UNBOUNDED, d21 - 1]
-
-
-def _close(bounds: list[int]) -> bool:
-    """Tighten a = b + c's three intervals against each other; False if infeasible.
-
-    With three variables every shortest path has at most two edges, so one pass of the
-    triangle rules is the full difference-bound closure. :func:`_constrain` and
-    :func:`_tightened` run this pass written out inline, on values they already hold.
-    """
-    low_a, high_a, low_b, high_b, low_c, high_c = bounds
-    # each bound is written back only when a rule tightens it (most rounds, few do)
-    if low_b + low_c > low_a:
-        bounds[0] = low_a = low_b + low_c
-    if high_b + high_c < high_a:
-        bounds[1] = high_a = high_b + high_c
-    if low_a - high_c > low_b:
-        bounds[2] = low_b = low_a - high_c
-    if high_a - low_c < high_b:
-        bounds[3] = high_b = high_a - low_c
-    if low_a - high_b > low_c:
-        bounds[4] = low_c = low_a - high_b
-    if high_a - low_b < high_c:
-        bounds[5] = high_c = high_a - low_b
-    return low_a <= high_a and low_b <= high_b and low_c <= high_c
 

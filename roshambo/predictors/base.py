@@ -11,6 +11,32 @@ SOURCES = ("their", "mine", "both")
 TIED = tuple(tuple(m for m in range(3) if mask >> m & 1) for mask in range(8))
 
 
+def _entry_orders(code: int) -> tuple[int, tuple[int, ...]]:
+    """ENTRY_ORDERS' entry for ``code`` (see there): the moves present sorted by ranks that
+    give the code's comparisons (absent moves rank -1, as the caller's do)."""
+    present = [m for m in range(3) if code >> m & 1]
+    before = {(0, 1): code >> 3 & 1, (0, 2): code >> 4 & 1, (1, 2): code >> 5 & 1}
+    # a move's place: how many present moves enter before it (a cycle, which distinct
+    # positions never give, gets some order)
+    place = {m: sum(before[(x, m)] if x < m else 1 - before[(m, x)] for x in present if x != m)
+             for m in present}
+    order = 0
+    tied_orders = [0] * 8
+    for m in sorted(present, key=lambda m: (place[m], m)):
+        order = order * 4 + m + 1
+        for mask in range(8):
+            if mask >> m & 1:
+                tied_orders[mask] = tied_orders[mask] * 4 + m + 1
+    return order, tuple(tied_orders)
+
+
+# ENTRY_ORDERS[code]: for moves entering at distinct positions a0, a1, a2 (-1: absent), with
+# code = present mask | (a0 < a1) << 3 | (a0 < a2) << 4 | (a1 < a2) << 5, the order in which
+# the moves present entered (base-4 digits m + 1, earliest first) and, per tied mask, the
+# order of the tied ones present: what TieContexts.read works out from sorting them
+ENTRY_ORDERS = tuple(_entry_orders(code) for code in range(64))
+
+
 class Predictor(Protocol):
     """Predicts the opponent's next move from the two move histories.
 
@@ -139,6 +165,12 @@ class TieContexts:
             order = order * 4 + m + 1
             if mask >> m & 1:
                 tied_order = tied_order * 4 + m + 1
+        return self.read_orders(order, tied_order, mask, last, kind, default)
+
+    def read_orders(self, order: int, tied_order: int, mask: int, last: Move, kind: int,
+                    default: Move) -> Move:
+        """As :meth:`read`, given the order in which the moves present entered and that of
+        the tied ones present, as base-4 digits m + 1, earliest first (see ENTRY_ORDERS)."""
         # the contexts as integers: the coarse one (kind, tied moves) in 0..15, the fine one
         # (also the order of every move present and the last seen) from 16 up, the middle one
         # (the coarse one and the tied moves' order) negative

@@ -54,7 +54,7 @@ from array import array
 from collections.abc import Callable
 
 from ..moves import Move
-from .base import TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source
+from .base import ENTRY_ORDERS, TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 # the whole match's counts less the smallest, capped (a larger gap never makes a tie)
@@ -113,7 +113,13 @@ class CountingWindows(WorksInOneHalf):
         self._window_fields = (1 << self._least_shift) - 1  # MOST's fields, a record's or a bit's
         self._both_ones = self._ones << self._least_shift | self._ones  # a field per window and target
         self._both_guard = self._both_ones << GUARD_BIT
-        self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
+        self._low = self._both_ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
+        self._field_masks = tuple(0xFFFF << (FIELD * j) for j in range(2 * fields))  # per field and target
+        # per k, the windows' fields that do not count a move last played k + 1 moves ago (the
+        # first k; see _track_entries); and per field and target, those that do not (do)
+        self._fresh = tuple(self._window_ones & ((1 << (FIELD * k)) - 1) for k in range(fields))
+        self._uncounted_at = tuple(fresh << self._least_shift | fresh for fresh in self._fresh)
+        self._counted_at = tuple(self._both_ones ^ uncounted for uncounted in self._uncounted_at)
         full_score = HIT << DECAY_SHIFT
         self._threshold = int(full_score * (1 - (1 - 2 ** -DECAY_SHIFT) ** min_score)) - 1
         self.reset()
@@ -124,7 +130,9 @@ class CountingWindows(WorksInOneHalf):
         self._counts = [0, 0, 0]
         self._whole = [0, 0, 0]  # every move's count over the match
         self._first: list[int | None] = [None, None, None]  # every move's first position
-        self._scores = [0, 0]  # per target (MOST, LEAST): a decayed hit score per window
+        # a decayed hit score per window and target (MOST's fields, then LEAST's), in a list
+        # that a borrower shares (see share)
+        self._scores = [0]
         # hits per window and target (MOST's fields, then LEAST's), less the best's minus the lead
         # and never below 0: the best record holds the lead once some window has scored that many
         self._records = 0
@@ -138,7 +146,7 @@ class CountingWindows(WorksInOneHalf):
         self._idle = False  # set by share() in the half this predictor does not work in
         self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
         self._lent = False  # whether another reads this one's counts (see share)
-        self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
+        self._compared: tuple[int, int, int] = (0, 0, 0)  # the last round's comparison
         # the windows and targets hit every round since the last round none was (see exact), a
         # bit per field as in the records; the move they force next, and how many such moves
         # were played since a forced move was not
@@ -213,36 +221,43 @@ class CountingWindows(WorksInOneHalf):
                 at_least, other = self._at_least, (their_move + 1) % 3
                 over_a, over_b = at_least[3 * target + their_move], at_least[3 * target + other]
                 under_a, under_b = at_least[3 * their_move + target], at_least[3 * other + target]
-                most = (over_a & over_b) >> GUARD_BIT
-                least = (under_a & under_b) >> GUARD_BIT
+                # the fields hit, a bit per window and target (MOST's, then LEAST's)
+                shift = self._least_shift
+                hits = (under_a & under_b) << (shift - GUARD_BIT) | (over_a & over_b) >> GUARD_BIT
                 tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
                 if self._lent:
-                    self._compared = (most, least, tied_a, tied_b)
-                scores, low = self._scores, self._low
-                scores[MOST] = scores[MOST] - ((scores[MOST] >> DECAY_SHIFT) & low) + most * HIT
-                scores[LEAST] = scores[LEAST] - ((scores[LEAST] >> DECAY_SHIFT) & low) + least * HIT
+                    self._compared = (hits, tied_a, tied_b)
+                scores = self._scores
+                scores[0] = scores[0] - ((scores[0] >> DECAY_SHIFT) & self._low) + hits * HIT
                 if their_move == self._forced:
                     self._tests += 1
                 elif self._forced is not None:
                     self._tests = 0  # the model failed (tied fields that named none may remain)
-                shift = self._least_shift
-                self._consistent = consistent = self._consistent & (least << shift | most)
+                self._consistent = consistent = self._consistent & hits
                 # where the beaten move tied with another in a consistent field, a rule naming
                 # that one first is out (the others' rules start over with them)
                 live = (consistent | consistent >> shift) & self._window_fields
                 tie_a, tie_b = (tied_a >> GUARD_BIT) & live, (tied_b >> GUARD_BIT) & live
+                # (each rule's fields cleared as f ^ (f & out), without a negative; the verdicts
+                # looked at only where a rule that needs them still fits)
                 if tie_a:  # pair target (the beaten move, then theirs): theirs first is out
                     tie_a |= tie_a << shift
-                    fits, (entered, last) = self._fits[target], self._verdicts(target)
-                    fits[NEXT_FIRST] &= ~tie_a
-                    fits[ENTERED_FIRST] &= ~tie_a | entered
-                    fits[SEEN_LAST] &= ~tie_a | last
+                    fits = self._fits[target]
+                    fits[NEXT_FIRST] ^= fits[NEXT_FIRST] & tie_a
+                    entered_fit, last_fit = fits[ENTERED_FIRST] & tie_a, fits[SEEN_LAST] & tie_a
+                    if entered_fit or last_fit:  # out where they name theirs first
+                        entered, last = self._verdicts(target)
+                        fits[ENTERED_FIRST] ^= entered_fit ^ (entered_fit & entered)
+                        fits[SEEN_LAST] ^= last_fit ^ (last_fit & last)
                 if tie_b:  # pair other (the move after theirs, then the beaten): other first out
                     tie_b |= tie_b << shift
-                    fits, (entered, last) = self._fits[other], self._verdicts(other)
-                    fits[I_FIRST] &= ~tie_b
-                    fits[ENTERED_FIRST] &= ~(tie_b & entered)
-                    fits[SEEN_LAST] &= ~(tie_b & last)
+                    fits = self._fits[other]
+                    fits[I_FIRST] ^= fits[I_FIRST] & tie_b
+                    entered_fit, last_fit = fits[ENTERED_FIRST] & tie_b, fits[SEEN_LAST] & tie_b
+                    if entered_fit or last_fit:  # out where they name other first
+                        entered, last = self._verdicts(other)
+                        fits[ENTERED_FIRST] ^= entered_fit & entered
+                        fits[SEEN_LAST] ^= last_fit & last
                 if not consistent:  # every window missed: each starts over from here
                     self._consistent, self._tests = self._both_ones, 0
                     self._restarts += 1
@@ -254,23 +269,24 @@ class CountingWindows(WorksInOneHalf):
                     raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
                                        f"{owner._seen} rounds, not {self._seen + 1}: update it first, "
                                        "every round, and reset both")
-                most, least, tied_a, tied_b = owner._compared
+                hits, tied_a, tied_b = owner._compared
             if self._decayed_choice:
-                if not (((most, least)[self._best[0]] >> (FIELD * self._best[1])) & 1):
+                kind, window = self._best
+                if not (hits >> (FIELD * (kind * self._fields + window))) & 1:
                     self._best = self._rescan()  # a window that hits stays ahead of every other
             elif self.split_ties:
                 # a hit's credit is FULL divided among the moves tied with the one beaten (6, 3
                 # or 2), so that a random move earns 2 in expectation whatever the window's
-                # counts: a window whose counts all tie would otherwise hit every round
-                ones = self._ones
-                single = ((tied_a | tied_b) >> GUARD_BIT) ^ ones  # no tie
-                pair = ((tied_a & tied_b) >> GUARD_BIT) ^ ones  # not all three tied
-                most_credit = 2 * most + (most & pair) + 3 * (most & single)
-                least_credit = 2 * least + (least & pair) + 3 * (least & single)
-                self._best = self._follow(least_credit << self._least_shift | most_credit)
+                # counts: a window whose counts all tie would otherwise hit every round;
+                # 6 - 3 (some tie) - 1 (both tie), per window, masked to the fields hit
+                credit = (self._ones * FULL - 3 * ((tied_a | tied_b) >> GUARD_BIT)
+                          - ((tied_a & tied_b) >> GUARD_BIT))
+                self._best = self._follow((credit << self._least_shift | credit) & hits * 7)
             else:
-                self._best = self._follow(FULL * (least << self._least_shift | most))
-            self._ties.learn(target)
+                self._best = self._follow(FULL * hits)
+            ties = self._ties
+            if ties.pending is not None:  # else there is nothing to learn
+                ties.learn(target)
         if owner is None:
             counts = self._counts
             move = my_move if self._mine else their_move
@@ -337,34 +353,50 @@ class CountingWindows(WorksInOneHalf):
         ge01, ge02, ge10 = (g0 - c1) & guard, (g0 - c2) & guard, (g1 - c0) & guard
         ge12, ge20, ge21 = (g1 - c2) & guard, (g2 - c0) & guard, (g2 - c1) & guard
         self._at_least = (guard, ge01, ge02, ge10, guard, ge12, ge20, ge21, guard)
-        ge01, ge02, ge10 = ge01 >> GUARD_BIT, ge02 >> GUARD_BIT, ge10 >> GUARD_BIT
-        ge12, ge20, ge21 = ge12 >> GUARD_BIT, ge20 >> GUARD_BIT, ge21 >> GUARD_BIT
+        # the consistent fields of each target at the guard bits, where the comparisons are
+        most, least = (consistent & self._window_fields) << GUARD_BIT, consistent >> shift << GUARD_BIT
         # per move m, then u = m + 1 and v = m + 2: m >= u, u >= m, m >= v, v >= m
         for m, m_u, u_m, m_v, v_m in ((0, ge01, ge10, ge02, ge20), (1, ge12, ge21, ge10, ge01),
                                       (2, ge20, ge02, ge21, ge12)):
-            if consistent & ~((u_m & v_m) << shift | (m_u & m_v)):
+            if most & m_u & m_v != most or least & u_m & v_m != least:
                 continue  # m does not lead (trail) some field
             v = (m + 2) % 3
             # the consistent fields where m ties u (v), and where some rule still fitting
             # there names m (the other) first
-            tie_u, tie_v = m_u & u_m, m_v & v_m
+            tie_u, tie_v = (m_u & u_m) >> GUARD_BIT, (m_v & v_m) >> GUARD_BIT
             tie_u = (tie_u << shift | tie_u) & consistent
             tie_v = (tie_v << shift | tie_v) & consistent
-            m_first_u, u_first = self._named_first(m) if tie_u else (0, 0)
-            v_first, m_first_v = self._named_first(v) if tie_v else (0, 0)
-            if tie_u & u_first or tie_v & v_first:
+            if tie_u and self._named_first(tie_u, m, True) or tie_v and self._named_first(tie_v, v, False):
                 continue  # a field names another move before m
-            if consistent & (~tie_u | m_first_u) & (~tie_v | m_first_v):
-                return (m + 1) % 3  # some field names m
+            # some field names m: one where it ties neither (most often), or where the rules
+            # of its ties name it first
+            named = consistent ^ (tie_u | tie_v)  # (both within consistent)
+            if not named:
+                named = consistent
+                if tie_u:
+                    named &= ~tie_u | self._named_first(tie_u, m, False)
+                if tie_v:
+                    named &= ~tie_v | self._named_first(tie_v, v, True)
+            if named:
+                return (m + 1) % 3
         return None
 
-    def _named_first(self, pair: int) -> tuple[int, int]:
-        """Per field and target, whether some rule still fitting the ties of moves ``pair``
-        and ``pair`` + 1 names the first of them first, and whether some names the second."""
-        fits, (entered, last) = self._fits[pair], self._verdicts(pair)
-        entered_fit, last_fit = fits[ENTERED_FIRST], fits[SEEN_LAST]
-        return (fits[I_FIRST] | entered_fit & entered | last_fit & last,
-                fits[NEXT_FIRST] | entered_fit & ~entered | last_fit & ~last)
+    def _named_first(self, fields: int, pair: int, second: bool) -> int:
+        """Of ``fields`` (a bit per field and target), those where some rule still fitting the
+        ties of moves ``pair`` and ``pair`` + 1 names the first of them first (with ``second``,
+        the second)."""
+        fits = self._fits[pair]
+        # masked by the fields first, so that the rest works on their (often few) bits; the
+        # fixed preference first, as it often settles every field (every rule fits after a
+        # restart) and the others need the verdicts
+        named = fields & fits[NEXT_FIRST if second else I_FIRST]
+        entered_fit, last_fit = fields & fits[ENTERED_FIRST], fields & fits[SEEN_LAST]
+        if named == fields or not entered_fit | last_fit:
+            return named
+        entered, last = self._verdicts(pair)
+        if second:  # x & ~y as x ^ (x & y), without the negative
+            return named | entered_fit ^ (entered_fit & entered) | last_fit ^ (last_fit & last)
+        return named | entered_fit & entered | last_fit & last
 
     def _every_rule(self) -> list[list[int]]:
         """Every tie rule fitting every field, per pair of moves (see reset)."""
@@ -378,18 +410,15 @@ class CountingWindows(WorksInOneHalf):
         last played; the whole match's field takes the new move last if it is new."""
         positions = self._positions[move]
         whole_bit = self._whole_bit
-        window_ones = self._window_ones
         if len(positions) > 1:  # new in the windows that do not count its play before
-            # the windows up to the (ago - 1)-th do not count it (see _counted)
-            shift = FIELD * min(positions[-1] - positions[-2], self._fields - 1)
-            fresh = window_ones & ((1 << shift) - 1)
+            fresh = self._fresh[min(positions[-1] - positions[-2], self._fields - 1)]
         else:
-            fresh = window_ones | whole_bit
+            fresh = self._ones
         windows = self._windows
         (e0, e1, e2), (a0, a1, a2) = self._entered, ABSENT_AHEAD  # per pair
         entered = [(e0 << FIELD) & windows | e0 & whole_bit | a0, (e1 << FIELD) & windows | e1 & whole_bit | a1,
                    (e2 << FIELD) & windows | e2 & whole_bit | a2]
-        entered[move] &= ~fresh  # the new move after the next one
+        entered[move] &= self._ones ^ fresh  # the new move after the next one
         entered[(move + 2) % 3] |= fresh  # and after the one before it
         self._entered = entered
         self._ahead = [None, None, None]
@@ -404,25 +433,22 @@ class CountingWindows(WorksInOneHalf):
         if verdicts is None:
             p0, p1, p2 = self._positions
             last = (p0[-1] if p0 else -1, p1[-1] if p1 else -1, p2[-1] if p2 else -1)
-            latest, ones = max(last), self._ones
+            latest, top = max(last), self._fields - 1
             first, second, absent_ahead = pair, (pair + 1) % 3, ABSENT_AHEAD[pair]
+            # seen: where first is seen last, per field and target (the fields counting a
+            # move, or not, looked up by how long ago it was last played)
             if last[first] > last[second]:  # first counted wherever second is, and seen later
                 if absent_ahead:
-                    seen = ones
+                    seen = self._both_ones
                 else:
-                    seen = self._counted(latest - last[second]) if last[second] >= 0 else 0
+                    seen = self._counted_at[min(latest - last[second], top)] if last[second] >= 0 else 0
             elif absent_ahead:  # second counted wherever first is, and seen later (or neither)
-                seen = ones ^ self._counted(latest - last[first]) if last[first] >= 0 else ones
+                seen = self._uncounted_at[min(latest - last[first], top)] if last[first] >= 0 else self._both_ones
             else:
                 seen = 0
             entered, both = self._entered[pair], self._least_shift
-            verdicts = self._ahead[pair] = (entered << both | entered, seen << both | seen)
+            verdicts = self._ahead[pair] = (entered << both | entered, seen)
         return verdicts
-
-    def _counted(self, ago: int) -> int:
-        """The fields (a bit each) counting a move last played ``ago`` + 1 moves ago."""
-        shift = FIELD * min(ago, self._fields - 1)
-        return (self._window_ones >> shift << shift) | 1 << self._whole_shift
 
     def _follow(self, hits: int) -> tuple[int, int]:
         """Count ``hits`` (a credit per window and target) into the records, keep them within
@@ -431,8 +457,8 @@ class CountingWindows(WorksInOneHalf):
         window first)."""
         n = self._fields
         kind, window = self._best
-        records = self._records + hits
-        if ((hits >> (FIELD * (kind * n + window))) & 7) == FULL:
+        records, at = self._records + hits, FIELD * (kind * n + window)  # where the best's field is
+        if ((hits >> at) & 7) == FULL:
             # the best record hit a move alone in the lead: it is still the best, FULL more
             # than before (no need to look at the others)
             top = self._top + FULL
@@ -444,7 +470,7 @@ class CountingWindows(WorksInOneHalf):
         # the followed record usually still leads: check it against every field at once (the
         # guard bit survives where it is at least the field) before unpacking them all
         guard = self._both_guard
-        top = (records >> (FIELD * (kind * n + window))) & 0x7FFF
+        top = (records >> at) & 0x7FFF
         if ((top * self._both_ones | guard) - records) & guard == guard:
             best = self._best
         else:
@@ -459,7 +485,7 @@ class CountingWindows(WorksInOneHalf):
     def _rescan(self) -> tuple[int, int]:
         """The best decayed score's target and window (the first, smallest window on ties)."""
         n = self._fields
-        fields = self._unpacked(self._scores[LEAST] << self._least_shift | self._scores[MOST])
+        fields = self._unpacked(self._scores[0])
         return divmod(fields.index(max(fields)), n)
 
     def _unpacked(self, packed: int) -> array[int]:
@@ -475,11 +501,15 @@ class CountingWindows(WorksInOneHalf):
 
     def _predict(self) -> Move | None:
         best_kind, best_window = self._best
-        shift = FIELD * best_window
-        if (self._scores[best_kind] >> shift) & 0xFFFF < self._threshold:
+        # a field read as (x & its mask) >> its shift: the mask's width bounds the work, where
+        # x >> shift would copy every field above it
+        shift, at = FIELD * best_window, best_window + best_kind * self._fields
+        masks = self._field_masks
+        if (self._scores[0] & masks[at]) >> (FIELD * at) < self._threshold:
             return None
-        c0, c1, c2 = counts = ((self._counts[0] >> shift) & 0x7FFF, (self._counts[1] >> shift) & 0x7FFF,
-                               (self._counts[2] >> shift) & 0x7FFF)
+        field = masks[best_window]  # (counts stay under 2 ** 15: nothing in the guard bit)
+        c0, c1, c2 = counts = ((self._counts[0] & field) >> shift, (self._counts[1] & field) >> shift,
+                               (self._counts[2] & field) >> shift)
         extreme = max(counts) if best_kind == MOST else min(counts)
         mask = (c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2
         tied = TIED[mask]
@@ -488,20 +518,23 @@ class CountingWindows(WorksInOneHalf):
         # a tie: read it by the order the moves present entered the window, and the last seen,
         # backing off to the order of the tied moves alone, then to the tied moves; a move's
         # first position in the window is its count-th latest (its positions keep at least
-        # ``max_window`` of its latest)
+        # ``max_window`` of its latest); the orders are looked up by the positions' comparisons
+        # (an absent move's -1 is ignored there)
         positions = self._positions
+        p0, p1, p2 = positions
         if best_window < self.max_window:
-            entered = [(positions[m][-counts[m]], m) for m in range(3) if counts[m]]
+            a0, a1, a2 = p0[-c0] if c0 else -1, p1[-c1] if c1 else -1, p2[-c2] if c2 else -1
             present = counts
         else:  # the whole match: the moves ever played, by their first position
-            first = self._first
-            entered = [(first[m], m) for m in range(3) if first[m] is not None]
             present = self._whole
+            a0, a1, a2 = (-1 if first is None else first for first in self._first)
+        order, tied_orders = ENTRY_ORDERS[(a0 >= 0) | (a1 >= 0) << 1 | (a2 >= 0) << 2 | (a0 < a1) << 3
+                                          | (a0 < a2) << 4 | (a1 < a2) << 5]
         last, latest = tied[0], -1  # the tied move seen last (the first, if none is present)
         for m in tied:
             if present[m] and positions[m][-1] > latest:
                 last, latest = m, positions[m][-1]
-        return (self._ties.read(entered, mask, last, best_kind, tied[0]) + 1) % 3
+        return (self._ties.read_orders(order, tied_orders[mask], mask, last, best_kind, tied[0]) + 1) % 3
 
     def predict(self) -> Move | None:
         return self._prediction

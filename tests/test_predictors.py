@@ -37,7 +37,7 @@ from roshambo.predictors import (
     SharpestContext,
     TieReadingFrequency,
 )
-from roshambo.predictors.base import TieContexts, argmax3
+from roshambo.predictors.base import ENTRY_ORDERS, TieContexts, argmax3, entry_code
 from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
 from roshambo.predictors.meta import MetaOfAgents
 from roshambo.predictors import periods
@@ -914,12 +914,27 @@ def test_tie_reading_frequency_reads_how_a_window_counter_of_our_moves_breaks_ti
         assert fixed <= 0.65 * ties
 
 
+def test_entry_orders_are_the_moves_sorted_by_where_they_entered() -> None:
+    """The tie contexts' order of entry, looked up by entry_code, is the present moves sorted
+    by position, for every set of moves present and every order (and the tied ones' alone)."""
+    for positions in itertools.product((-1, 3, 5, 8), repeat=3):
+        present = [p for p in positions if p >= 0]
+        if len(set(present)) < len(present):
+            continue  # positions are distinct: a round holds one move
+        ranked = sorted((p, m) for m, p in enumerate(positions) if p >= 0)
+        order, tied_orders = ENTRY_ORDERS[entry_code(*positions)]
+        assert order == sum((m + 1) * 4 ** (len(ranked) - 1 - i) for i, (_, m) in enumerate(ranked))
+        for mask in range(8):
+            tied = [m for _, m in ranked if mask >> m & 1]
+            assert tied_orders[mask] == sum((m + 1) * 4 ** (len(tied) - 1 - i) for i, m in enumerate(tied))
+
+
 def test_tie_contexts_with_votes_name_the_most_picked_move_the_last_among_equals() -> None:
     def picks(ties: TieContexts, replies: str) -> Move:
         for reply in moves(replies):
-            ties.read([(0, R), (1, P)], 0b011, P, 0, R)  # R and P tied, P seen last
+            ties.read(entry_code(0, 1, -1), 0b011, P, 0, R)  # R, then P entered; tied, P seen last
             ties.learn(reply)
-        return ties.read([(0, R), (1, P)], 0b011, P, 0, R)
+        return ties.read(entry_code(0, 1, -1), 0b011, P, 0, R)
 
     assert picks(TieContexts(votes=True), "PPR") == P
     assert picks(TieContexts(votes=True), "PR") == R  # one each: the later

@@ -30,11 +30,16 @@ def _entry_orders(code: int) -> tuple[int, tuple[int, ...]]:
     return order, tuple(tied_orders)
 
 
-# ENTRY_ORDERS[code]: for moves entering at distinct positions a0, a1, a2 (-1: absent), with
-# code = present mask | (a0 < a1) << 3 | (a0 < a2) << 4 | (a1 < a2) << 5, the order in which
-# the moves present entered (base-4 digits m + 1, earliest first) and, per tied mask, the
-# order of the tied ones present: what TieContexts.read works out from sorting them
+# ENTRY_ORDERS[entry_code(a0, a1, a2)]: the order in which the moves present entered (as
+# base-4 digits m + 1, earliest first) and, per tied mask, the order of the tied ones present
 ENTRY_ORDERS = tuple(_entry_orders(code) for code in range(64))
+
+
+def entry_code(a0: int, a1: int, a2: int) -> int:
+    """Where in ENTRY_ORDERS the moves that entered at distinct positions ``a0``, ``a1``,
+    ``a2`` (-1: absent, >= 0 otherwise) are: the present moves' mask, then whether a0 < a1,
+    a0 < a2 and a1 < a2 (the comparisons with an absent move are ignored there)."""
+    return (a0 >= 0) | (a1 >= 0) << 1 | (a2 >= 0) << 2 | (a0 < a1) << 3 | (a0 < a2) << 4 | (a1 < a2) << 5
 
 
 class Predictor(Protocol):
@@ -154,29 +159,18 @@ class TieContexts:
 
     __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
 
-    def read(self, entered: list[tuple[int, Move]], mask: int, last: Move, kind: int,
-             default: Move) -> Move:
+    def read(self, entry: int, mask: int, last: Move, kind: int, default: Move) -> Move:
         """The tied move (``mask``: a bit per tied move) the finest context seen names, else
-        ``default``; ``entered`` pairs each move present with where it entered, ``last`` is
-        the tied move seen last, ``kind`` (0 or 1) tells ties of different counts apart."""
-        order = 0  # the moves present, earliest first, as base-4 digits 1..3
-        tied_order = 0  # the tied moves present, earliest first (0 if they are absent)
-        for _, m in sorted(entered):
-            order = order * 4 + m + 1
-            if mask >> m & 1:
-                tied_order = tied_order * 4 + m + 1
-        return self.read_orders(order, tied_order, mask, last, kind, default)
-
-    def read_orders(self, order: int, tied_order: int, mask: int, last: Move, kind: int,
-                    default: Move) -> Move:
-        """As :meth:`read`, given the order in which the moves present entered and that of
-        the tied ones present, as base-4 digits m + 1, earliest first (see ENTRY_ORDERS)."""
+        ``default``; ``entry`` is the order in which the moves present entered, as
+        :func:`entry_code` gives it, ``last`` the tied move seen last, ``kind`` (0 or 1) tells
+        ties of different counts apart."""
+        order, tied_orders = ENTRY_ORDERS[entry]  # every move present's, and the tied ones'
         # the contexts as integers: the coarse one (kind, tied moves) in 0..15, the fine one
         # (also the order of every move present and the last seen) from 16 up, the middle one
         # (the coarse one and the tied moves' order) negative
         coarse = kind << 3 | mask
         fine = ((order << 2 | last) << 4 | coarse) + 16
-        middle = -(tied_order << 4 | coarse) - 1
+        middle = -(tied_orders[mask] << 4 | coarse) - 1
         tied = TIED[mask]
         self.pending = (fine, middle, coarse, tied)
         picked = self._picked

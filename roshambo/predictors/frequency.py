@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..moves import Move
-from .base import TIED, TieContexts, WorksInOneHalf, argmax3, check_half, check_positive
+from .base import TIED, TieContexts, WorksInOneHalf, argmax3, check_half, check_positive, entry_code
 
 
 class FrequencyCounter:
@@ -138,6 +138,7 @@ class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
         for m in tied:
             if positions[m] and positions[m][-1] > latest:
                 last, latest = m, positions[m][-1]
-        entered = [(q[0], m) for m, q in enumerate(positions) if q]  # a move's first position
-        chosen = self._prediction = self._ties.read(entered, mask, last, self.least, prediction)
+        p0, p1, p2 = positions  # a move's first position: where it entered
+        entry = entry_code(p0[0] if p0 else -1, p1[0] if p1 else -1, p2[0] if p2 else -1)
+        chosen = self._prediction = self._ties.read(entry, mask, last, self.least, prediction)
         return chosen

@@ -54,7 +54,7 @@ from array import array
 from collections.abc import Callable
 
 from ..moves import Move
-from .base import ENTRY_ORDERS, TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source
+from .base import TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source, entry_code
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 # the whole match's counts less the smallest, capped (a larger gap never makes a tie)
@@ -518,8 +518,7 @@ class CountingWindows(WorksInOneHalf):
         # a tie: read it by the order the moves present entered the window, and the last seen,
         # backing off to the order of the tied moves alone, then to the tied moves; a move's
         # first position in the window is its count-th latest (its positions keep at least
-        # ``max_window`` of its latest); the orders are looked up by the positions' comparisons
-        # (an absent move's -1 is ignored there)
+        # ``max_window`` of its latest); -1 for a move absent (see entry_code)
         positions = self._positions
         p0, p1, p2 = positions
         if best_window < self.max_window:
@@ -528,13 +527,11 @@ class CountingWindows(WorksInOneHalf):
         else:  # the whole match: the moves ever played, by their first position
             present = self._whole
             a0, a1, a2 = (-1 if first is None else first for first in self._first)
-        order, tied_orders = ENTRY_ORDERS[(a0 >= 0) | (a1 >= 0) << 1 | (a2 >= 0) << 2 | (a0 < a1) << 3
-                                          | (a0 < a2) << 4 | (a1 < a2) << 5]
         last, latest = tied[0], -1  # the tied move seen last (the first, if none is present)
         for m in tied:
             if present[m] and positions[m][-1] > latest:
                 last, latest = m, positions[m][-1]
-        return (self._ties.read_orders(order, tied_orders[mask], mask, last, best_kind, tied[0]) + 1) % 3
+        return (self._ties.read(entry_code(a0, a1, a2), mask, last, best_kind, tied[0]) + 1) % 3
 
     def predict(self) -> Move | None:
         return self._prediction

@@ -1189,8 +1189,8 @@ def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(order: tuple[Mo
 
 def closure(bounds: list[int]) -> list[int] | None:
     """The difference-bound closure of a = b + c's intervals [low a, high a, low b, high b,
-    low c, high c], by the triangle rules (a test oracle for the calibrated chain's inlined
-    pass); None if infeasible."""
+    low c, high c], by the triangle rules written with max and min (a test oracle for the
+    calibrated chain's closure); None if infeasible."""
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
     low_a, high_a = max(low_a, low_b + low_c), min(high_a, high_b + high_c)
     low_b, high_b = max(low_b, low_a - high_c), min(high_b, high_a - low_c)
@@ -1224,9 +1224,10 @@ def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
 
 
 def test_calibrated_constraint_is_the_closure_of_the_bounds_and_the_reply() -> None:
-    """A reply tightens a row's closed bounds by its two limits and the closure, inlined in
-    ``_constrain`` and ``_tightened``: where that is feasible both give the closure's bounds
-    (and the row is no longer contradicted), else the row restarts from the reply alone."""
+    """A reply tightens a row's closed bounds by its two limits and the closure, in
+    ``_constrain`` and ``_tightened`` alike: where that is feasible both give the closure's
+    bounds (and the row is no longer contradicted), else the row restarts from the reply
+    alone."""
     from roshambo.predictors.markov import UNBOUNDED, _constrain, _restarted, _tightened
 
     rng = random.Random(5)

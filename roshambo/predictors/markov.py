@@ -225,14 +225,13 @@ class CalibratedMarkovChain(WorksInOneHalf):
         length = self._length
         context = self._context
         if length >= needed:
-            row = table.get(context)  # counts.row(), inlined: this runs every round
-            if row is None:
-                row = table[context] = [0, 0, 0]
+            row = counts.row(context)
             n0, n1, n2 = row
             # every reply bounds differences of the row's counts: computed once for all readings
             d01, d02, d21 = n0 - n1, n0 - n2, n2 - n1
             memory = self._memory
-            if self._shifted:
+            shifted = self._shifted
+            if shifted:
                 all_bounds = self._all_bounds
                 all_contradicted = self._all_contradicted
                 # reading s takes the reply for the prediction rotated s more times: the
@@ -248,13 +247,23 @@ class CalibratedMarkovChain(WorksInOneHalf):
                 m1 = misfits[1] = misfits[1] * decay + broke1
                 m2 = misfits[2] = misfits[2] * decay + broke2
                 shift = self._shift
-                if memory:
-                    if broke0 if shift == 0 else broke1 if shift == 1 else broke2:
-                        self._look_back(context, shift)
-                    else:  # a fit: counted here, the common case
-                        fits = self._fits
-                        fits[context] = fits.get(context, 0) + 1
-                # the least contradicted reading, the first among equals
+                broke = broke0 if shift == 0 else broke1 if shift == 1 else broke2
+            else:
+                shift = 0
+                broke = _constrain(self._bounds, self._contradicted, context, (my_move + 2) % 3, d01, d02, d21)
+            if memory:
+                if broke:  # in the reading in use
+                    self._look_back(context, shift)
+                else:  # a fit: counted here, the common case
+                    fits = self._fits
+                    fits[context] = fits.get(context, 0) + 1
+                replies = self._replies.get(context)
+                if replies is None:
+                    replies = self._replies[context] = deque(maxlen=memory)
+                replies.append((n0, n1, n2, my_move))
+            if shifted:
+                # follow the least contradicted reading (the first among equals) once it is
+                # clearly ahead of the one in use
                 best, least = (1, m1) if m1 < m0 else (0, m0)
                 if m2 < least:
                     best, least = 2, m2
@@ -263,51 +272,30 @@ class CalibratedMarkovChain(WorksInOneHalf):
                     self._bounds = all_bounds[best]
                     self._contradicted = all_contradicted[best]
                     self._fits = {}
-            else:
-                broke = _constrain(self._bounds, self._contradicted, context, (my_move + 2) % 3, d01, d02, d21)
-                if memory:
-                    if broke:
-                        self._look_back(context, 0)
-                    else:
-                        fits = self._fits
-                        fits[context] = fits.get(context, 0) + 1
-            if memory:
-                replies = self._replies.get(context)
-                if replies is None:
-                    replies = self._replies[context] = deque(maxlen=memory)
-                replies.append((n0, n1, n2, my_move))
-            if counts.window is None:
-                row[their_move] += counts.amount  # count(), inlined
-            else:
-                counts.count(row, their_move)
+            counts.count(row, their_move)
         if needed:
             context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
         self._length = length = length + 1
-        if length < needed:
-            prediction = None
-        else:
-            # the argmax of the context's row plus the feasible offsets closest to zero
-            row = table.get(context)
-            if row is None or context in self._contradicted:
-                prediction = None  # no data, or the replies just contradicted the model: abstain
-            else:
-                bounds = self._bounds.get(context)
-                if bounds is None:
-                    prediction = argmax3(row)
-                else:
-                    low_a, high_a, low_b, high_b, low_c, high_c = bounds
-                    # x1 and then x2 (given x1) clamped towards zero into their feasible intervals
-                    x1 = low_a if low_a > 0 else high_a if high_a < 0 else 0
-                    low = x1 - high_c if x1 - high_c > low_b else low_b
-                    high = x1 - low_c if x1 - low_c < high_b else high_b
-                    x2 = low if low > 0 else high if high < 0 else 0
-                    a, b, c = row[0], row[1] + x1, row[2] + x2
-                    if a >= b:
-                        prediction = 0 if a >= c else 2
-                    else:
-                        prediction = 1 if b >= c else 2
-        self._prediction = prediction
+        self._prediction = prediction = None if length < needed else self._calibrated(context, table.get(context))
         return prediction
+
+    def _calibrated(self, context: int, row: list[int] | None) -> Move | None:
+        """argmax of the context's row plus the feasible offsets closest to zero."""
+        if row is None or context in self._contradicted:
+            return None  # no data, or the replies just contradicted the model: abstain
+        bounds = self._bounds.get(context)
+        if bounds is None:
+            return argmax3(row)
+        low_a, high_a, low_b, high_b, low_c, high_c = bounds
+        # x1 and then x2 (given x1) clamped towards zero into their feasible intervals
+        x1 = low_a if low_a > 0 else high_a if high_a < 0 else 0
+        low = x1 - high_c if x1 - high_c > low_b else low_b
+        high = x1 - low_c if x1 - low_c < high_b else high_b
+        x2 = low if low > 0 else high if high < 0 else 0
+        a, b, c = row[0], row[1] + x1, row[2] + x2
+        if a >= b:
+            return 0 if a >= c else 2
+        return 1 if b >= c else 2
 
     def _look_back(self, context: int, shift: int) -> None:
         """The row has just been contradicted in the reading in use (``shift``) and restarted
@@ -375,45 +363,22 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
             if context in contradicted:  # (a test is cheaper than discard on a miss)
                 contradicted.remove(context)
             return False
-        if d01 < high_a:
-            bounds[1] = high_a = d01
-        if d02 < high_b:
-            bounds[3] = high_b = d02
+        high_a, high_b = min(high_a, d01), min(high_b, d02)
     elif winner == 1:  # a >= n0-n1+1, c >= n2-n1
         if d01 + 1 <= low_a and d21 <= low_c:
             if context in contradicted:
                 contradicted.remove(context)
             return False
-        if d01 + 1 > low_a:
-            bounds[0] = low_a = d01 + 1
-        if d21 > low_c:
-            bounds[4] = low_c = d21
+        low_a, low_c = max(low_a, d01 + 1), max(low_c, d21)
     else:  # b >= n0-n2+1, c <= n2-n1-1
         if d02 + 1 <= low_b and d21 - 1 >= high_c:
             if context in contradicted:
                 contradicted.remove(context)
             return False
-        if d02 + 1 > low_b:
-            bounds[2] = low_b = d02 + 1
-        if d21 - 1 < high_c:
-            bounds[5] = high_c = d21 - 1
-    # close the bounds: tighten a = b + c's three intervals against each other; with three
-    # variables every shortest path has at most two edges, so one pass of the triangle
-    # rules is the full difference-bound closure (each bound written back only when a
-    # rule tightens it: most rounds, few do)
-    if low_b + low_c > low_a:
-        bounds[0] = low_a = low_b + low_c
-    if high_b + high_c < high_a:
-        bounds[1] = high_a = high_b + high_c
-    if low_a - high_c > low_b:
-        bounds[2] = low_b = low_a - high_c
-    if high_a - low_c < high_b:
-        bounds[3] = high_b = high_a - low_c
-    if low_a - high_b > low_c:
-        bounds[4] = low_c = low_a - high_b
-    if high_a - low_b < high_c:
-        bounds[5] = high_c = high_a - low_b
-    if low_a <= high_a and low_b <= high_b and low_c <= high_c:
+        low_b, high_c = max(low_b, d02 + 1), min(high_c, d21 - 1)
+    closed = _closed(low_a, high_a, low_b, high_b, low_c, high_c)
+    if closed is not None:
+        rows[context] = closed
         if context in contradicted:
             contradicted.remove(context)
         return False
@@ -429,21 +394,18 @@ def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int)
     winner = (my_move + 2 - shift) % 3
     low_a, high_a, low_b, high_b, low_c, high_c = bounds
     if winner == 0:
-        if n0 - n1 < high_a:
-            high_a = n0 - n1
-        if n0 - n2 < high_b:
-            high_b = n0 - n2
+        high_a, high_b = min(high_a, n0 - n1), min(high_b, n0 - n2)
     elif winner == 1:
-        if n0 - n1 + 1 > low_a:
-            low_a = n0 - n1 + 1
-        if n2 - n1 > low_c:
-            low_c = n2 - n1
+        low_a, low_c = max(low_a, n0 - n1 + 1), max(low_c, n2 - n1)
     else:
-        if n0 - n2 + 1 > low_b:
-            low_b = n0 - n2 + 1
-        if n2 - n1 - 1 < high_c:
-            high_c = n2 - n1 - 1
-    # close them, as _constrain does (on locals: a look-back runs this for each of a row's replies)
+        low_b, high_c = max(low_b, n0 - n2 + 1), min(high_c, n2 - n1 - 1)
+    return _closed(low_a, high_a, low_b, high_b, low_c, high_c)
+
+
+def _closed(low_a: int, high_a: int, low_b: int, high_b: int, low_c: int, high_c: int) -> list[int] | None:
+    """a = b + c's three intervals tightened against each other (as a new list of bounds),
+    or None if they are infeasible. With three variables every shortest path has at most two
+    edges, so one pass of the triangle rules is the full difference-bound closure."""
     if low_b + low_c > low_a:
         low_a = low_b + low_c
     if high_b + high_c < high_a:
@@ -475,10 +437,9 @@ def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
 
 
 def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:
-    """The closed bounds of one reply alone: what the closure (see :func:`_constrain`) makes
-    of unbounded intervals but the reply's two limits, written out (with the limits, count
-    differences, far inside ``UNBOUNDED``, only the rules that carry a limit to an unbounded
-    side apply)."""
+    """The closed bounds of one reply alone: what :func:`_closed` makes of unbounded
+    intervals but the reply's two limits, written out (with the limits, count differences,
+    far inside ``UNBOUNDED``, only the rules that carry a limit to an unbounded side apply)."""
     if winner == 0:  # a <= d01, b <= d02
         return [-UNBOUNDED, d01, -UNBOUNDED, d02,
                 -UNBOUNDED - d02 if d02 < 0 else -UNBOUNDED, UNBOUNDED + d01 if d01 < 0 else UNBOUNDED]

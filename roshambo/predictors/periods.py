@@ -167,8 +167,7 @@ class PeriodicMoves(WorksInOneHalf):
         # for a better one every fourth round only (a random side would have us look always)
         if not (hits >> (FIELD * best)) & 1 and (
                 seen % 4 == 0 or (score >> (FIELD * best)) & 0xFFFF >= self._threshold):
-            fields = unpack(self._format, score.to_bytes(self._bytes, "little"))
-            self._best = best = fields.index(max(fields))  # the first among equals
+            self._best = best = self._largest(score)
         window = self._window
         at = self._at - 1 if self._at else window - 1
         self._at = at
@@ -181,10 +180,9 @@ class PeriodicMoves(WorksInOneHalf):
         self._score = score
         # the prediction: the shortest period held since the start (it outranks the vote: they
         # agree on a cycle), else the vote, else the longest run, else nothing
-        exact = self._exact
-        if exact:
+        if self._exact:
             self._voting = False
-            self._prediction = moves[at + ((exact & -exact).bit_length() - 1) // FIELD]
+            self._prediction = self._back(self._shortest_exact())
             return self._prediction
         rate = (score >> (FIELD * best)) & 0xFFFF
         if self._voting:
@@ -209,11 +207,15 @@ class PeriodicMoves(WorksInOneHalf):
             return prediction
         self._voting = False
         if (runs + self._run_bias) & self._tops:  # some run is min_run long
-            fields = unpack(self._format, runs.to_bytes(self._bytes, "little"))
-            self._prediction = moves[at + fields.index(max(fields))]  # the first among equals
+            self._prediction = self._back(self._largest(runs) + 1)
         else:
             self._prediction = None
         return self._prediction
+
+    def _largest(self, packed: int) -> int:
+        """Which field of ``packed`` (one per period) is the largest, the first among equals."""
+        fields = unpack(self._format, packed.to_bytes(self._bytes, "little"))
+        return fields.index(max(fields))
 
     def _back(self, rounds: int) -> Move:
         """The side's move ``rounds`` rounds back, as of the round to come."""

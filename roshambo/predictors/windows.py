@@ -284,9 +284,7 @@ class CountingWindows(WorksInOneHalf):
                 self._best = self._follow((credit << self._least_shift | credit) & hits * 7)
             else:
                 self._best = self._follow(FULL * hits)
-            ties = self._ties
-            if ties.pending is not None:  # else there is nothing to learn
-                ties.learn(target)
+            self._ties.learn(target)
         if owner is None:
             counts = self._counts
             move = my_move if self._mine else their_move

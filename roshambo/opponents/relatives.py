@@ -390,6 +390,7 @@ COUNTER_WINDOWS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, WHOLE)
 COUNTER_TIES = ("RPS", "SPR", "first", "last", "set")
 CONTEXT_DECAYS = (1, 0.99, 0.95, 0.9, 0.8)
 NOISE_SHARES = (0.05, 0.1, 0.2)
+NOISY_TIES = ("first", "last", "set", "RPS")
 SWITCHER_SEEDS = (1, 2, 3, 4)  # the members' draws: seed 2's three counters are near alike
 
 
@@ -420,8 +421,9 @@ def member_grid(noisy: bool = True) -> tuple[str, ...]:
     members += [spec_name("switcher", period=p, seed=s) for p in (50, 100, 200) for s in SWITCHER_SEEDS]
     if not noisy:
         return tuple(members)
-    sample = [spec_name("counter", window=w, target=t, tie="first")
-              for w in (5, 20, WHOLE) for t in ("most", "least")]
+    # counters: every kind of tie rule (first seen, last seen, a set's order, a fixed order)
+    sample = [spec_name("counter", window=w, target=t, tie=tie)
+              for w in (5, 20, WHOLE) for t in ("most", "least") for tie in NOISY_TIES]
     sample += [spec_name("context", k=k, decay=d, rotation=0) for k in (1, 2, 3) for d in (1, 0.9)]
     sample += [spec_name("reaction", lag=lag, mode="beat") for lag in (1, 2, 3)]
     sample += [spec_name("cycle", pattern=p) for p in ("RPPS", "RSPPRSSRP")]

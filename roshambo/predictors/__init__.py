@@ -74,9 +74,10 @@ def _lineup() -> list[Factory]:
     # or an opponent's window still holding an earlier match, do not lead it astray)
     factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct"))
     # the same counts (borrowed), read steadily: every record may fall 48 hits behind, and a
-    # hit on a tie counts by the moves tied, for an opponent whose random moves or our own
-    # level counts would lead the records above astray
-    factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct", lead=48, split_ties=True))
+    # hit on a tie counts only where the window's own best tie rules name the move beaten,
+    # for an opponent whose random moves or our own level counts would lead the records
+    # above astray
+    factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct", lead=48, tie_rules=True))
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))

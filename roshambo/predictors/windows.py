@@ -17,7 +17,16 @@ away; a longer lead remembers a window through a long spell of another, or of no
 ``split_ties`` a hit is credited by how many moves tie with the one beaten (whole, a half,
 a third), so that a random move earns the same in expectation in every window: a window
 whose counts all tie is hit by any reply, and counted whole it outscores the true window of
-a noisy counter whenever our own moves keep that window's counts level. A predictor offered
+a noisy counter whenever our own moves keep that window's counts level. With ``tie_rules``
+instead, every window keeps, per pair of moves and tie rule (a fixed preference for either
+move, the one that entered the window first, the one seen last), how many of the pair's
+ties there the rule named wrongly, less the window's best rule's (capped at ``RULE_CAP``);
+a hit on a tie counts only where one of the window's best rules named the move beaten, and
+where the followed window's counts tie, its best rules name the move if they agree (the tie
+contexts below otherwise). Each window and tie rule is then one hypothesis, a counter of
+that window breaking its ties by that rule, scored by its errors as a Bayes learner over
+them would be; the tie rules are learnt per window, from its own ties, since ties read at
+a window the opponent does not count teach the wrong rule. A predictor offered
 the counts of an identical one (see :meth:`CountingWindows.share`) reads them instead of
 keeping its own, so a second record costs only its choice. Carried into a new
 match (see :meth:`CountingWindows.new_match`), it follows the best hit score decayed by 1/16
@@ -62,6 +71,10 @@ WHOLE_CAP = (1 << (FIELD - 2)) - 1
 GUARD_BIT = FIELD - 1
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
+# how far a tie rule's misfits may run ahead of the best rule's, per field: bounded, so that
+# a rule can come back within a few dozen ties (an opponent changing its rule)
+RULE_BITS = 6
+RULE_CAP = (1 << RULE_BITS) - 1
 LEAD = 6  # hits (by default): no record falls further behind the best one
 MOST, LEAST = 0, 1
 FULL = 6  # a record's credit for a hit (with ``split_ties``: divided among the tied moves)
@@ -81,11 +94,14 @@ class CountingWindows(WorksInOneHalf):
     ``source`` is the side whose moves are counted ("mine": an opponent counting our moves);
     the field after ``max_window``'s is the whole match's. Silent until a window has scored
     ``min_score`` hits' worth (about four hits running). ``lead``: how many hits behind the
-    best a record may fall; ``split_ties``: credit a hit on a tie by the moves tied.
+    best a record may fall; ``split_ties``: credit a hit on a tie by the moves tied;
+    ``tie_rules``: credit it where the window's best tie rules name the move beaten (one of
+    the two).
     """
 
     def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4,
-                 half: str = "both", lead: int = LEAD, split_ties: bool = False) -> None:
+                 half: str = "both", lead: int = LEAD, split_ties: bool = False,
+                 tie_rules: bool = False) -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
@@ -97,9 +113,14 @@ class CountingWindows(WorksInOneHalf):
         if not isinstance(split_ties, bool):
             raise ValueError(f"invalid split_ties {split_ties!r}: expected True or False")
         self.split_ties = split_ties
+        if not isinstance(tie_rules, bool):
+            raise ValueError(f"invalid tie_rules {tie_rules!r}: expected True or False")
+        if tie_rules and split_ties:
+            raise ValueError(f"invalid tie_rules {tie_rules!r} with split_ties: two ways to credit a tie, choose one")
+        self.tie_rules = tie_rules
         self._lead = FULL * self.lead  # in credits
         self.name = (f"windows{max_window}-{source}" + ("" if lead == LEAD else f"-lead{lead}")
-                     + ("-split" if split_ties else ""))
+                     + ("-split" if split_ties else "") + ("-rules" if tie_rules else ""))
         self._mine = source == "mine"
         self.half = check_half(half)
         self._fields = fields = self.max_window + 1  # the windows, then the whole match
@@ -115,6 +136,7 @@ class CountingWindows(WorksInOneHalf):
         self._both_guard = self._both_ones << GUARD_BIT
         self._low = self._both_ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
         self._field_masks = tuple(0xFFFF << (FIELD * j) for j in range(2 * fields))  # per field and target
+        self._rule_overflow = self._both_ones << RULE_BITS  # the bit above RULE_CAP in every field
         # per k, the windows' fields that do not count a move last played k + 1 moves ago (the
         # first k; see _track_entries); and per field and target, those that do not (do)
         self._fresh = tuple(self._window_ones & ((1 << (FIELD * k)) - 1) for k in range(fields))
@@ -146,7 +168,12 @@ class CountingWindows(WorksInOneHalf):
         self._idle = False  # set by share() in the half this predictor does not work in
         self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
         self._lent = False  # whether another reads this one's counts (see share)
-        self._compared: tuple[int, int, int] = (0, 0, 0)  # the last round's comparison
+        self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
+        # with tie_rules (or for a borrower with it): per pair i, per rule (I_FIRST ...), per
+        # field and target, how many more ties of the pair the rule has named wrongly than the
+        # field's best rule (capped at RULE_CAP), in a list a borrower shares
+        self._reads_rules = self.tie_rules
+        self._misfits = [[0] * 4 for _ in range(3)]
         # the windows and targets hit every round since the last round none was (see exact), a
         # bit per field as in the records; the move they force next, and how many such moves
         # were played since a forced move was not
@@ -187,8 +214,9 @@ class CountingWindows(WorksInOneHalf):
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
         """Idle in the half this predictor does not work in; in the other, borrow the counts
         and the decayed scores of a predictor already in ``shared`` that counts the same
-        side's moves over the same windows (or offer this one), keeping only the records,
-        the tie contexts and the choice of its own. A borrower reads the owner's comparison
+        side's moves over the same windows (or offer this one), and its tie rules' records
+        (with ``tie_rules``, the owner keeps them and reads each round's ties by them for
+        both), keeping only the records, the tie contexts and the choice of its own. A borrower reads the owner's comparison
         of the round, so it must be updated after the owner (the ensemble calls ``share`` in
         the order of its updates, on fresh predictors). ``reset`` ends it."""
         super().share(shared, mirrored)
@@ -200,9 +228,11 @@ class CountingWindows(WorksInOneHalf):
         if type(owner) is not type(self) or owner._seen or self._seen:
             raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh counting windows")
         owner._lent = True
+        owner._reads_rules = owner._reads_rules or self.tie_rules
         self._owner = owner
         self._counts, self._whole, self._first = owner._counts, owner._whole, owner._first
         self._positions, self._scores = owner._positions, owner._scores
+        self._misfits = owner._misfits
 
     @property
     def borrowing(self) -> bool:
@@ -225,8 +255,9 @@ class CountingWindows(WorksInOneHalf):
                 shift = self._least_shift
                 hits = (under_a & under_b) << (shift - GUARD_BIT) | (over_a & over_b) >> GUARD_BIT
                 tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
+                misread = self._read_rules(hits, tied_a, tied_b, target) if self._reads_rules else 0
                 if self._lent:
-                    self._compared = (hits, tied_a, tied_b)
+                    self._compared = (hits, tied_a, tied_b, misread)
                 scores = self._scores
                 scores[0] = scores[0] - ((scores[0] >> DECAY_SHIFT) & self._low) + hits * HIT
                 if their_move == self._forced:
@@ -269,11 +300,13 @@ class CountingWindows(WorksInOneHalf):
                     raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
                                        f"{owner._seen} rounds, not {self._seen + 1}: update it first, "
                                        "every round, and reset both")
-                hits, tied_a, tied_b = owner._compared
+                hits, tied_a, tied_b, misread = owner._compared
             if self._decayed_choice:
                 kind, window = self._best
                 if not (hits >> (FIELD * (kind * self._fields + window))) & 1:
                     self._best = self._rescan()  # a window that hits stays ahead of every other
+            elif self.tie_rules:
+                self._best = self._follow(FULL * (hits ^ misread))
             elif self.split_ties:
                 # a hit's credit is FULL divided among the moves tied with the one beaten (6, 3
                 # or 2), so that a random move earns 2 in expectation whatever the window's
@@ -529,7 +562,88 @@ class CountingWindows(WorksInOneHalf):
         for m in tied:
             if present[m] and positions[m][-1] > latest:
                 last, latest = m, positions[m][-1]
-        return (self._ties.read(entry_code(a0, a1, a2), mask, last, best_kind, tied[0]) + 1) % 3
+        # (the tie contexts read every tie, so that they learn on where the tie rules decide)
+        read = self._ties.read(entry_code(a0, a1, a2), mask, last, best_kind, tied[0])
+        if self.tie_rules:
+            by_rules = self._rule_read(FIELD * at, mask)
+            if by_rules is not None:
+                read = by_rules
+        return (read + 1) % 3
 
     def predict(self) -> Move | None:
         return self._prediction
+
+    def _read_rules(self, hits: int, tied_a: int, tied_b: int, target: Move) -> int:
+        """Of the fields ``hits``, those where the beaten move tied another and no best tie
+        rule of the field named it first (a hit read wrongly); then every field's rule
+        records learn its ties."""
+        shift = self._least_shift
+        ta, tb = tied_a >> GUARD_BIT, tied_b >> GUARD_BIT
+        ta, tb = (ta << shift | ta) & hits, (tb << shift | tb) & hits
+        if not ta | tb:
+            return 0
+        other = (target + 2) % 3
+        zero, overflow = self._zero, self._rule_overflow
+        misread = 0
+        # the rules naming the other move first gain a misfit; where every best rule of a
+        # field did (a misread), all four lose one, so that the least stays 0 (each field has
+        # a best rule at 0, and only those can be what keeps the least at 0); a field that
+        # reaches RULE_CAP + 1 overflows into the bit above the cap and is set back to it
+        if ta:  # pair target: the beaten move is its first, their move its second
+            entered, seen = self._verdicts(target)
+            row = self._misfits[target]
+            fixed, nxt, enter, last = row
+            misread = wrong = ta ^ (ta & (zero(fixed) | zero(enter) & entered | zero(last) & seen))
+            nxt += ta ^ wrong
+            enter = enter + (ta ^ (ta & entered)) - wrong
+            last = last + (ta ^ (ta & seen)) - wrong
+            row[I_FIRST] = fixed - wrong
+            row[NEXT_FIRST] = nxt - ((nxt & overflow) >> RULE_BITS)
+            row[ENTERED_FIRST] = enter - ((enter & overflow) >> RULE_BITS)
+            row[SEEN_LAST] = last - ((last & overflow) >> RULE_BITS)
+        if tb:  # pair other: the move after theirs first, the beaten move second
+            entered, seen = self._verdicts(other)
+            row = self._misfits[other]
+            fixed, nxt, enter, last = row
+            wrong = tb ^ (tb & (zero(nxt) | zero(enter) & (tb ^ (tb & entered)) | zero(last) & (tb ^ (tb & seen))))
+            misread |= wrong
+            fixed += tb ^ wrong
+            enter = enter + (tb & entered) - wrong
+            last = last + (tb & seen) - wrong
+            row[NEXT_FIRST] = nxt - wrong
+            row[I_FIRST] = fixed - ((fixed & overflow) >> RULE_BITS)
+            row[ENTERED_FIRST] = enter - ((enter & overflow) >> RULE_BITS)
+            row[SEEN_LAST] = last - ((last & overflow) >> RULE_BITS)
+        return misread
+
+    def _zero(self, packed: int) -> int:
+        """A one in every field of ``packed`` that is 0."""
+        guard = self._both_guard
+        return (guard ^ (((packed | guard) - self._both_ones) & guard)) >> GUARD_BIT
+
+    def _rule_pick(self, pair: int, at: int) -> Move | None:
+        """The move of ``pair`` and ``pair`` + 1 that the best tie rules of the field at bit
+        ``at`` all name first, if they agree (None otherwise)."""
+        # the verdicts of the counts just updated (the owner's, for a borrower)
+        entered, seen = (self._owner or self)._verdicts(pair)
+        second = (pair + 1) % 3
+        named = (pair, second, second - ((entered >> at) & 1) * (second - pair),
+                 second - ((seen >> at) & 1) * (second - pair))
+        row = self._misfits[pair]
+        picks = {named[r] for r in range(4) if not (row[r] >> at) & 0x7FFF}
+        return picks.pop() if len(picks) == 1 else None
+
+    def _rule_read(self, at: int, mask: int) -> Move | None:
+        """The tied move (``mask``: a bit per tied move) that the best tie rules of the field
+        at bit ``at`` name first in each pair, if they decide it (None otherwise)."""
+        picks: dict[int, Move] = {}
+        for pair in range(3):
+            if (mask >> pair) & 1 and (mask >> ((pair + 1) % 3)) & 1:
+                pick = self._rule_pick(pair, at)
+                if pick is None:
+                    return None
+                picks[pair] = pick
+        for m in TIED[mask]:
+            if all(pick == m for pair, pick in picks.items() if m in (pair, (pair + 1) % 3)):
+                return m
+        return None

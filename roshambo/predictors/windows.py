@@ -169,9 +169,9 @@ class CountingWindows(WorksInOneHalf):
         self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
         self._lent = False  # whether another reads this one's counts (see share)
         self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
-        # with tie_rules (or for a borrower with it): per pair i, per rule (I_FIRST ...), per
-        # field and target, how many more ties of the pair the rule has named wrongly than the
-        # field's best rule (capped at RULE_CAP), in a list a borrower shares
+        # per pair i, per rule (I_FIRST ...), per field and target, how many more ties of the
+        # pair the rule has named wrongly than the field's best rule (capped at RULE_CAP), in a
+        # list a borrower shares; kept (_reads_rules) with tie_rules, or for a borrower with it
         self._reads_rules = self.tie_rules
         self._misfits = [[0] * 4 for _ in range(3)]
         # the windows and targets hit every round since the last round none was (see exact), a
@@ -215,10 +215,11 @@ class CountingWindows(WorksInOneHalf):
         """Idle in the half this predictor does not work in; in the other, borrow the counts
         and the decayed scores of a predictor already in ``shared`` that counts the same
         side's moves over the same windows (or offer this one), and its tie rules' records
-        (with ``tie_rules``, the owner keeps them and reads each round's ties by them for
-        both), keeping only the records, the tie contexts and the choice of its own. A borrower reads the owner's comparison
-        of the round, so it must be updated after the owner (the ensemble calls ``share`` in
-        the order of its updates, on fresh predictors). ``reset`` ends it."""
+        (for a borrower with ``tie_rules``, the owner keeps them and reads each round's ties
+        by them), keeping only the records, the tie contexts and the choice of its own. A
+        borrower reads the owner's comparison of the round, so it must be updated after the
+        owner (the ensemble calls ``share`` in the order of its updates, on fresh
+        predictors). ``reset`` ends it."""
         super().share(shared, mirrored)
         if self._idle:
             return
@@ -593,7 +594,8 @@ class CountingWindows(WorksInOneHalf):
             entered, seen = self._verdicts(target)
             row = self._misfits[target]
             fixed, nxt, enter, last = row
-            misread = wrong = ta ^ (ta & (zero(fixed) | zero(enter) & entered | zero(last) & seen))
+            named = zero(fixed) | zero(enter) & entered | zero(last) & seen  # a best rule names the beaten move
+            misread = wrong = ta ^ (ta & named)
             nxt += ta ^ wrong
             enter = enter + (ta ^ (ta & entered)) - wrong
             last = last + (ta ^ (ta & seen)) - wrong
@@ -605,7 +607,8 @@ class CountingWindows(WorksInOneHalf):
             entered, seen = self._verdicts(other)
             row = self._misfits[other]
             fixed, nxt, enter, last = row
-            wrong = tb ^ (tb & (zero(nxt) | zero(enter) & (tb ^ (tb & entered)) | zero(last) & (tb ^ (tb & seen))))
+            named = zero(nxt) | zero(enter) & (tb ^ (tb & entered)) | zero(last) & (tb ^ (tb & seen))
+            wrong = tb ^ (tb & named)
             misread |= wrong
             fixed += tb ^ wrong
             enter = enter + (tb & entered) - wrong

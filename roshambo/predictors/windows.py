@@ -413,11 +413,13 @@ class CountingWindows(WorksInOneHalf):
                 return (m + 1) % 3
         return None
 
-    def _named_first(self, fields: int, pair: int, second: bool) -> int:
+    def _named_first(self, fields: int, pair: int, second: bool, rules: list[int] | None = None) -> int:
         """Of ``fields`` (a bit per field and target), those where some rule still fitting the
         ties of moves ``pair`` and ``pair`` + 1 names the first of them first (with ``second``,
-        the second)."""
-        fits = self._fits[pair]
+        the second); ``rules``: instead of those still fitting, per rule (I_FIRST ...) the
+        fields where it counts (the verdicts are this predictor's: the owner's, for counts
+        shared)."""
+        fits = self._fits[pair] if rules is None else rules
         # masked by the fields first, so that the rest works on their (often few) bits; the
         # fixed preference first, as it often settles every field (every rule fits after a
         # restart) and the others need the verdicts
@@ -581,43 +583,34 @@ class CountingWindows(WorksInOneHalf):
         shift = self._least_shift
         ta, tb = tied_a >> GUARD_BIT, tied_b >> GUARD_BIT
         ta, tb = (ta << shift | ta) & hits, (tb << shift | tb) & hits
-        if not ta | tb:
-            return 0
-        other = (target + 2) % 3
-        zero, overflow = self._zero, self._rule_overflow
-        misread = 0
-        # the rules naming the other move first gain a misfit; where every best rule of a
-        # field did (a misread), all four lose one, so that the least stays 0 (each field has
-        # a best rule at 0, and only those can be what keeps the least at 0); a field that
-        # reaches RULE_CAP + 1 overflows into the bit above the cap and is set back to it
-        if ta:  # pair target: the beaten move is its first, their move its second
-            entered, seen = self._verdicts(target)
-            row = self._misfits[target]
-            fixed, nxt, enter, last = row
-            named = zero(fixed) | zero(enter) & entered | zero(last) & seen  # a best rule names the beaten move
-            misread = wrong = ta ^ (ta & named)
-            nxt += ta ^ wrong
-            enter = enter + (ta ^ (ta & entered)) - wrong
-            last = last + (ta ^ (ta & seen)) - wrong
-            row[I_FIRST] = fixed - wrong
-            row[NEXT_FIRST] = nxt - ((nxt & overflow) >> RULE_BITS)
-            row[ENTERED_FIRST] = enter - ((enter & overflow) >> RULE_BITS)
-            row[SEEN_LAST] = last - ((last & overflow) >> RULE_BITS)
-        if tb:  # pair other: the move after theirs first, the beaten move second
-            entered, seen = self._verdicts(other)
-            row = self._misfits[other]
-            fixed, nxt, enter, last = row
-            named = zero(nxt) | zero(enter) & (tb ^ (tb & entered)) | zero(last) & (tb ^ (tb & seen))
-            wrong = tb ^ (tb & named)
-            misread |= wrong
-            fixed += tb ^ wrong
-            enter = enter + (tb & entered) - wrong
-            last = last + (tb & seen) - wrong
-            row[NEXT_FIRST] = nxt - wrong
-            row[I_FIRST] = fixed - ((fixed & overflow) >> RULE_BITS)
-            row[ENTERED_FIRST] = enter - ((enter & overflow) >> RULE_BITS)
-            row[SEEN_LAST] = last - ((last & overflow) >> RULE_BITS)
+        misread = self._learn_ties(ta, target, False) if ta else 0  # the beaten move first, theirs second
+        if tb:  # the move after theirs first, the beaten move second
+            misread |= self._learn_ties(tb, (target + 2) % 3, True)
         return misread
+
+    def _learn_ties(self, fields: int, pair: int, second: bool) -> int:
+        """Of ``fields``, where the beaten move (the second of ``pair`` and ``pair`` + 1 with
+        ``second``) tied the other, those where no best rule named it first; then the rules
+        that named the other move first gain a misfit there, and where every best rule did
+        (a misread), all four lose one, so that the least stays 0 (each field has a best rule
+        at 0, and only those can be what keeps the least at 0); a field that reaches RULE_CAP
+        + 1 overflows into the bit above the cap and is set back to it."""
+        row = self._misfits[pair]
+        zero = self._zero
+        # the rules at 0 (the fixed preference for the other move is never asked: left at 0)
+        fixed = [0, zero(row[NEXT_FIRST])] if second else [zero(row[I_FIRST]), 0]
+        best = fixed + [zero(row[ENTERED_FIRST]), zero(row[SEEN_LAST])]
+        wrong = fields ^ self._named_first(fields, pair, second, best)
+        entered, seen = self._verdicts(pair)
+        if second:  # per rule, where it named the other move, the pair's first, first
+            missed = (fields, 0, fields & entered, fields & seen)
+        else:  # (x & ~y as x ^ (x & y), without the negative)
+            missed = (0, fields, fields ^ (fields & entered), fields ^ (fields & seen))
+        overflow = self._rule_overflow
+        for rule in range(4):
+            count = row[rule] + missed[rule] - wrong
+            row[rule] = count - ((count & overflow) >> RULE_BITS)
+        return wrong
 
     def _zero(self, packed: int) -> int:
         """A one in every field of ``packed`` that is 0."""
@@ -627,14 +620,13 @@ class CountingWindows(WorksInOneHalf):
     def _rule_pick(self, pair: int, at: int) -> Move | None:
         """The move of ``pair`` and ``pair`` + 1 that the best tie rules of the field at bit
         ``at`` all name first, if they agree (None otherwise)."""
-        # the verdicts of the counts just updated (the owner's, for a borrower)
-        entered, seen = (self._owner or self)._verdicts(pair)
-        second = (pair + 1) % 3
-        named = (pair, second, second - ((entered >> at) & 1) * (second - pair),
-                 second - ((seen >> at) & 1) * (second - pair))
-        row = self._misfits[pair]
-        picks = {named[r] for r in range(4) if not (row[r] >> at) & 0x7FFF}
-        return picks.pop() if len(picks) == 1 else None
+        bit = 1 << at
+        best = [0 if (count >> at) & 0x7FFF else bit for count in self._misfits[pair]]
+        counts = self._owner or self  # the verdicts of the counts just updated
+        first, second = counts._named_first(bit, pair, False, best), counts._named_first(bit, pair, True, best)
+        if first and not second:
+            return pair
+        return (pair + 1) % 3 if second and not first else None
 
     def _rule_read(self, at: int, mask: int) -> Move | None:
         """The tied move (``mask``: a bit per tied move) that the best tie rules of the field

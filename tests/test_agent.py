@@ -306,7 +306,8 @@ def test_strategy_moves_say_what_the_choice_chose_among() -> None:
     ours: Move | None = None
     theirs: Move | None = None
     for _ in range(150):
-        ours = agent.move(theirs)
+        # (each side sees the other's last move, not the one played this round)
+        ours, theirs = agent.move(theirs), opponent.move(ours)
         moves = agent.strategy_moves()
         assert set(moves) <= strategy_names() and set(moves.values()) <= {None, 0, 1, 2}
         belief = agent.belief()
@@ -315,7 +316,6 @@ def test_strategy_moves_say_what_the_choice_chose_among() -> None:
             planned = moves[belief.strategy]
             assert planned is not None and (planned + belief.rotation) % 3 == ours
             followed += 1
-        theirs = opponent.move(ours)
     assert followed > 75  # checked on most rounds
     assert sum(m is not None for m in agent.strategy_moves().values()) > 50
     agent.reset()

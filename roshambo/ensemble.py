@@ -39,10 +39,8 @@ random move) would otherwise leave a window that has found the opponent out to r
 in those rounds, though the next best record wins nearly as often. Naive strategies (k = 0)
 start with a small credit that the sliding windows soon forget, and at the meta-meta level
 the rotations must beat the plain choice by a handicap (Occam: second-guessing must earn its
-place), and so, by a smaller one, must the shorter windows (a short window's best is often a
-lucky record; against an opponent with random moves among its rule's, the longest window
-keeps the strategy that has found the rule out through the rounds its noise costs it); that
-level also keeps following its current choice until another one beats it by a margin.
+place); that level also keeps following its current choice until another one beats it by a
+margin.
 
 Random play is the hedge, taken in two cases. When even the best meta-strategy's record is
 clearly losing (below ``hedge_threshold``), nothing is worth following; an unproven record
@@ -305,7 +303,7 @@ class EnsembleConfig:
     switch_margin: float = 0.5
     prior_fading: float = 0.99
     rotation_penalty: float = 5.0
-    window_penalty: float = 3.0
+    window_penalty: float = 0.0
     caution_rounds: int = 100
     caution_margin: float = 1.0
     caution_reach: float = 2.0

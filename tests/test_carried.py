@@ -67,20 +67,25 @@ def test_the_line_up_carries_over_the_models_it_names_and_no_other() -> None:
         assert model.carried is True and model.half == getattr(fresh, "half", "both")  # else both halves
 
 
-def test_a_carried_model_is_silent_until_the_opponent_plays_one_turn_of_it_four_rounds_running() -> None:
+PROOF = CarriedOver.PROOF  # rounds running of one turn of the prediction before a carried model speaks
+
+
+def test_a_carried_model_is_silent_until_the_opponent_plays_one_turn_of_it_proof_rounds_running() -> None:
+    assert PROOF >= 2  # one round would prove any model
     model = CarriedOver(FrequencyCounter())  # predicts their most frequent move: rock here
-    said = [model.update(0, 0) for _ in range(6)]
-    # the first prediction is checked in round 2; rounds 2-5 play turn 0 of it
-    assert said == [None, None, None, None, 0, 0]
+    said = [model.update(0, 0) for _ in range(PROOF + 2)]
+    # the first prediction is checked in round 2; rounds 2 to PROOF + 1 play turn 0 of it
+    assert said == [None] * PROOF + [0, 0]
     assert model.predict() == 0
     # proven, it speaks for the rest of the match, whichever turn comes next
     assert [model.update(0, 1), model.update(0, 2), model.update(0, 0)] == [0, 0, 0]
 
 
-def test_a_carried_model_that_never_played_four_running_stays_silent() -> None:
+def test_a_carried_model_that_never_played_proof_running_stays_silent() -> None:
     model = CarriedOver(FrequencyCounter())
-    said = [model.update(0, theirs) for theirs in [0, 0, 0, 1] * 5]  # runs of three at most
-    assert said == [None] * 20
+    # runs of PROOF - 1 at most: the prediction stays rock, the turn changes at every paper
+    said = [model.update(0, theirs) for theirs in ([0] * (PROOF - 1) + [1]) * 10]
+    assert said == [None] * 10 * PROOF
 
 
 def test_a_mirrored_carried_model_is_checked_against_the_opponents_real_move() -> None:
@@ -88,8 +93,8 @@ def test_a_mirrored_carried_model_is_checked_against_the_opponents_real_move() -
     model.share({}, mirrored=True)  # shown swapped histories: their_move is ours, my_move theirs
     said = [model.update(m % 3, 0) for m in range(1, 7)]  # it predicts our rock; they answer 1, 2, 0, ...
     assert said == [None] * 6  # their real moves are no one turn of the prediction
-    said = [model.update(1, 0) for _ in range(5)]  # now they answer our expected rock by paper
-    assert said == [None, None, None, 0, 0]
+    said = [model.update(1, 0) for _ in range(PROOF + 1)]  # now they answer our expected rock by paper
+    assert said == [None] * (PROOF - 1) + [0, 0]  # (the first of them checks the last prediction)
 
 
 def test_new_match_keeps_the_inner_model_and_makes_it_prove_itself_again() -> None:
@@ -100,7 +105,7 @@ def test_new_match_keeps_the_inner_model_and_makes_it_prove_itself_again() -> No
     model.new_match()
     assert vars(model._inner) == inner
     assert model.predict() is None
-    assert [model.update(0, 0) for _ in range(4)] == [None, None, None, 0]
+    assert [model.update(0, 0) for _ in range(PROOF)] == [None] * (PROOF - 1) + [0]
     model.reset()
     assert vars(model._inner) == vars(FrequencyCounter())
 
@@ -129,8 +134,7 @@ def test_a_carried_model_doubts_nothing_while_it_is_silent() -> None:
             return True
 
     model = CarriedOver(Doubting())
-    assert [(model.update(0, 1), model.doubt()) for _ in range(6)] == [
-        (None, False), (None, False), (None, False), (None, False), (1, True), (1, True)]
+    assert [(model.update(0, 1), model.doubt()) for _ in range(PROOF + 2)] == [(None, False)] * PROOF + [(1, True)] * 2
     assert CarriedOver(Recorder()).doubt() is False  # an inner model that cannot say
 
 
@@ -231,7 +235,7 @@ def test_a_kept_model_proves_itself_again_in_every_match() -> None:
     assert ensemble._direct[at] is None  # the first match: its fresh twin says it all
     ensemble.new_match()
     assert ensemble._direct[at] is None and halves(ensemble, "kept")[0].predict() is None
-    play_rounds(ensemble, [1] * 3)  # the prediction it made last match is checked too
+    play_rounds(ensemble, [1] * (PROOF - 1))  # the prediction it made last match is checked too
     assert ensemble._direct[at] is None
     play_rounds(ensemble, [1])
     assert ensemble._direct[at] == 1

@@ -10,6 +10,11 @@ matches (match k: engine seed k) report:
   the schedule, and beats the member it last saw play (when the move played is not that
   member's, it takes the first member that played it). No general player can expect to
   know more than that, so its losses are about the least a switch costs;
+- the engine's strategies in hindsight: per block, the fewest games one strategy of the
+  engine's lost there (a round it was silent counts a third, a random move's chance),
+  summed over the blocks: what a player choosing among them, told where each block begins
+  and which of them fits it, would have lost over the same rounds. Beside the engine's own
+  losses it splits them into what the strategies miss and what choosing among them costs;
 - per switch (every block but the first), the rounds from the switch until some strategy of
   the engine's wins ``--run`` rounds running (its predictors have the new member) and until
   the engine's own move does (its meta levels follow them): medians over the switches, and
@@ -47,9 +52,10 @@ EARLY = 20  # a block's first rounds, where a switch costs
 
 @dataclass(frozen=True)
 class SwitchMatch:
-    """One fresh match against a switcher: games lost by the engine and by the member
-    tracker, and per switch the rounds until a strategy, and the engine, won ``run`` running
-    (the block's length where none did) and the engine's games lost early in the block."""
+    """One fresh match against a switcher: games lost by the engine, by the member tracker
+    and by the engine's strategies in hindsight (the best one per block), and per switch the
+    rounds until a strategy, and the engine, won ``run`` running (the block's length where
+    none did) and the engine's games lost early in the block."""
 
     switcher: str
     number: int
@@ -58,6 +64,7 @@ class SwitchMatch:
     ready: tuple[int, ...]
     followed: tuple[int, ...]
     early_lost: tuple[int, ...]
+    hindsight: float | None = None  # None: a run saved before it was measured
 
 
 def parse_range(text: str) -> list[int]:
@@ -88,6 +95,16 @@ def first_run(wins: list[int], start: int, end: int, run: int) -> int:
     return end - start
 
 
+def best_per_block(lost: list[list[float]], period: int) -> float:
+    """The fewest games one strategy lost in each block of ``period`` rounds, summed over
+    the blocks; ``lost[t][s]`` is what strategy ``s`` lost in round ``t``."""
+    total = 0.0
+    for start in range(0, len(lost), period):
+        rounds = lost[start:start + period]
+        total += min(map(sum, zip(*rounds)), default=0.0)
+    return total
+
+
 def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
     """Match ``number`` (engine seed ``number``) against ``switcher``, fresh."""
     bot = make_relative(switcher)
@@ -100,6 +117,7 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
     strategy_wins: list[int] = []  # per round, a bit per strategy that would have won
     engine_wins: list[int] = []  # per round, 1 if the engine won
     lost_at: list[int] = []
+    strategy_lost: list[list[float]] = []  # per round, per strategy: lost 1, else 0, silent 1/3
     for t in range(ROUNDS):
         move = engine.move(theirs)
         options = engine.strategy_moves().values()
@@ -108,6 +126,7 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
         assert members is not None
         winning, beaten = beats(theirs_now), (theirs_now + 2) % 3  # the moves theirs loses to, beats
         strategy_wins.append(sum(1 << s for s, m in enumerate(options) if m == winning))
+        strategy_lost.append([1 / 3 if m is None else float(m == beaten) for m in options])
         engine_wins.append(int(move == winning))
         if move == beaten:
             lost_at.append(t)
@@ -121,7 +140,8 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
     ready = tuple(first_run(strategy_wins, s, min(s + period, ROUNDS), run) for s in starts)
     followed = tuple(first_run(engine_wins, s, min(s + period, ROUNDS), run) for s in starts)
     early = tuple(sum(s <= t < s + EARLY for t in lost_at) for s in starts)
-    return SwitchMatch(switcher, number, len(lost_at), tracker_lost, ready, followed, early)
+    return SwitchMatch(switcher, number, len(lost_at), tracker_lost, ready, followed, early,
+                       round(best_per_block(strategy_lost, period), 2))
 
 
 def _play(job: tuple[str, int, int]) -> SwitchMatch:
@@ -136,18 +156,21 @@ def measure(switchers: list[str], matches: int, run: int, workers: int) -> list[
 
 def table(results: list[SwitchMatch]) -> str:
     """Per switcher: the engine's games lost a match (mean, most), the member tracker's, the
+    engine's strategies' in hindsight ("-" for runs saved before it was measured), the
     median rounds after a switch until a strategy and the engine won a run, and the engine's
     games lost in a block's first rounds, per switch; then all switchers together."""
-    lines = [f"{'switcher':30} {'lost':>6} {'most':>5} {'tracker':>7} {'ready':>6} {'followed':>8}"
-             f" {'early lost':>10}"]
+    lines = [f"{'switcher':30} {'lost':>6} {'most':>5} {'tracker':>7} {'hindsight':>9} {'ready':>6}"
+             f" {'followed':>8} {'early lost':>10}"]
     groups = {r.switcher: [m for m in results if m.switcher == r.switcher] for r in results}
     rows = list(groups.items()) + [("all", results)]
     for name, group in rows:
         ready = [x for m in group for x in m.ready]
         followed = [x for m in group for x in m.followed]
         early = [x for m in group for x in m.early_lost]
+        hindsight = [m.hindsight for m in group if m.hindsight is not None]
         lines.append(f"{name:30} {statistics.fmean(m.lost for m in group):6.1f} {max(m.lost for m in group):5}"
                      f" {statistics.fmean(m.tracker_lost for m in group):7.1f}"
+                     f" {f'{statistics.fmean(hindsight):.1f}' if hindsight else '-':>9}"
                      f" {statistics.median(ready) if ready else 0:6.1f}"
                      f" {statistics.median(followed) if followed else 0:8.1f}"
                      f" {statistics.fmean(early) if early else 0:10.2f}")

@@ -246,22 +246,35 @@ def test_a_switcher_match_counts_the_engine_and_the_member_tracker() -> None:
     # the tracker knows the members: a switch costs it about a game, where the engine has
     # to find the new member among its strategies
     assert match.tracker_lost <= 12 < match.lost
-    # the engine's strategies include the members' models: one of them takes over soon
+    # the engine's strategies include the members' models: one of them takes over soon, and
+    # the best of them in each block, known in hindsight, loses fewer than the engine's choice
     assert min(match.ready) <= 10
+    assert 0 <= match.hindsight < match.lost
+
+
+def test_the_best_strategy_per_block_is_summed_over_the_blocks() -> None:
+    switches = load_switches()
+    lost = [[1, 0, 1 / 3], [1, 1, 1 / 3], [0, 1, 1 / 3],  # block 0: 2, 2, 1
+            [0, 1, 0], [0, 1, 1]]  # block 1 (short): 0, 2, 1
+    assert switches.best_per_block(lost, 3) == pytest.approx(1.0)
+    assert switches.best_per_block(lost, 5) == pytest.approx(2.0)  # one block: 2, 4, 2
+    assert switches.best_per_block(lost, 1) == pytest.approx(1 / 3)  # a block a round: 0, 1/3, 0, 0, 0
+    assert switches.best_per_block([], 3) == 0.0
 
 
 def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
     switches = load_switches()
     make = switches.SwitchMatch
-    before = [make("switcher:period=100,seed=1", 0, 40, 5, (2, 3), (10, 12), (3, 4)),
-              make("switcher:period=100,seed=1", 1, 50, 7, (4,), (20,), (5,)),
-              make("switcher:period=50,seed=3", 0, 80, 9, (0,), (8,), (2,))]
+    before = [make("switcher:period=100,seed=1", 0, 40, 5, (2, 3), (10, 12), (3, 4), 10.0),
+              make("switcher:period=100,seed=1", 1, 50, 7, (4,), (20,), (5,), 14.5),
+              make("switcher:period=50,seed=3", 0, 80, 9, (0,), (8,), (2,))]  # saved before hindsight
     after = [make(m.switcher, m.number, m.lost - 10, m.tracker_lost, m.ready, m.followed, m.early_lost)
              for m in before[:2]]
     text = switches.table(before)
     row = next(line for line in text.splitlines() if line.startswith("switcher:period=100,seed=1"))
-    assert row.split() == ["switcher:period=100,seed=1", "45.0", "50", "6.0", "3.0", "12.0", "4.00"]
-    assert text.splitlines()[-1].split()[:3] == ["all", "56.7", "80"]
+    assert row.split() == ["switcher:period=100,seed=1", "45.0", "50", "6.0", "12.2", "3.0", "12.0", "4.00"]
+    assert next(line for line in text.splitlines() if line.startswith("switcher:period=50")).split()[4] == "-"
+    assert text.splitlines()[-1].split()[:5] == ["all", "56.7", "80", "7.0", "12.2"]
     report = switches.compare(before, after)
     assert report.startswith("2 paired matches (1 and 0 unpaired)")
     assert "-10.00 +-  0.00" in report.splitlines()[-1]

@@ -16,14 +16,19 @@ tail that one hides.
     python benchmarks/relatives.py [--hash-seeds 4] [--workers 2] [--engine-seeds 0]
                                    [--only FAMILY] [--json FILE]
     python benchmarks/relatives.py --compare BEFORE.json AFTER.json
+    python benchmarks/relatives.py --show RUN.json
 
 Prints, per family (noisy members apart, by noise share): the members and matches, the
 worst and median win rate of decisive games, the matches under 99%, the games lost a match
 (mean and most); for noisy members, the worst and median shortfall from the best achievable
 rate in the same match: that of a player beating the member's rule every round (the noise
 draws do not depend on what we play, so it meets the same random moves); then the worst
-matches. ``--compare`` pairs matches by member, hash seed, match number and engine seed, and
-gives the difference in games lost with its standard error over the pairs.
+matches; last, the issue's targets, each met or not: every deterministic match at 99% or more,
+their median at 99.5% or more, and every noisy member within a point of the best achievable
+on average over its matches (the members that are not, with the standard error of that
+mean). ``--compare`` pairs matches by member, hash seed, match number and engine seed, gives
+the difference in games lost with its standard error over the pairs, and the noisy members
+more than a point short in each run. ``--show`` reports a saved run as if it had just been played.
 """
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ from roshambo.opponents.relatives import NOISE, best_rate, member_grid  # noqa: 
 
 BAR = 99.0
 MEDIAN_BAR = 99.5
+SHORT_BAR = 1.0  # points a noisy member may fall short of the best achievable
 MATCHES = 3  # fresh, then carrying state twice
 ROUNDS = 1000
 CHUNK = 12  # members per interpreter
@@ -136,6 +142,81 @@ def noise_share(member: str) -> float | None:
     return None
 
 
+@dataclass(frozen=True)
+class Shortfall:
+    """A noisy member's shortfall from the best achievable rate, in points, over its matches:
+    the mean and its standard error (0 from a single match)."""
+
+    member: str
+    matches: int
+    mean: float
+    stderr: float
+
+
+def shortfalls(matches: Sequence[Match]) -> list[Shortfall]:
+    """Every noisy member's shortfall over its matches (all numbers, hash and engine seeds),
+    the largest first."""
+    by_member: dict[str, list[float]] = {}
+    for m in matches:
+        best = m.best
+        if best is not None:
+            by_member.setdefault(m.member, []).append(best - m.rate)
+    found = [Shortfall(member, len(gaps), statistics.fmean(gaps),
+                       statistics.stdev(gaps) / len(gaps) ** 0.5 if len(gaps) > 1 else 0.0)
+             for member, gaps in by_member.items()]
+    return sorted(found, key=lambda f: (-f.mean, f.member))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One of the issue's targets over a run: what it asks, whether the run meets it, the
+    figure behind that, and (when it is not met) the members that miss it."""
+
+    target: str
+    met: bool
+    figure: str
+    misses: tuple[str, ...] = ()
+
+
+def targets(matches: Sequence[Match]) -> list[Verdict]:
+    """The issue's targets for the relatives, judged on a run (none for a part it lacks)."""
+    verdicts = []
+    plain = [m for m in matches if noise_share(m.member) is None]
+    if plain:
+        under = [m for m in plain if m.rate < BAR]
+        families: dict[str, int] = {}
+        members: dict[str, list[int]] = {}  # per member: matches under the bar, and in all
+        for m in plain:
+            counts = members.setdefault(m.member, [0, 0])
+            counts[1] += 1
+            if m.rate < BAR:
+                counts[0] += 1
+                families[m.family] = families.get(m.family, 0) + 1
+        where = ", ".join(f"{family} {count}" for family, count in sorted(families.items(), key=lambda kv: -kv[1]))
+        verdicts.append(Verdict(f"every deterministic match at {BAR:g}% or more", not under,
+                                f"{len(under)} of {len(plain)} under" + (f" ({where})" if where else ""),
+                                tuple(f"{member} ({missed} of {played} matches)"
+                                      for member, (missed, played) in sorted(members.items()) if missed)))
+        median = statistics.median(m.rate for m in plain)
+        verdicts.append(Verdict(f"the deterministic matches' median at {MEDIAN_BAR:g}% or more",
+                                median >= MEDIAN_BAR, f"{median:.2f}%"))
+    noisy = shortfalls(matches)
+    if noisy:
+        short = [f for f in noisy if f.mean > SHORT_BAR]
+        verdicts.append(Verdict(f"every noisy member within {SHORT_BAR:g} point of the best, on average",
+                                not short, f"{len(short)} of {len(noisy)} more than {SHORT_BAR:g} point short",
+                                tuple(f"{f.member} {f.mean:.2f} +- {f.stderr:.2f}" for f in short)))
+    return verdicts
+
+
+def render_targets(verdicts: Sequence[Verdict]) -> str:
+    lines = ["the issue's targets:"]
+    for v in verdicts:
+        lines.append(f"  {'met' if v.met else 'NOT met':8} {v.target}: {v.figure}")
+        lines.extend(f"{'':13}{miss}" for miss in v.misses)
+    return "\n".join(lines)
+
+
 def match_seeds(engine_seed: int, member: str, hash_seed: int) -> list[int]:
     base = zlib.crc32(f"{member}|{hash_seed}".encode()) ^ engine_seed * 0x9E3779B1
     return [(base + 7919 * number) % 2**63 for number in range(MATCHES)]
@@ -224,6 +305,13 @@ def worst(matches: list[Match], count: int = 15) -> str:
     return "\n".join(lines)
 
 
+def report(matches: list[Match]) -> str:
+    """A run's report: the engine seeds, the families' table, the worst matches, the targets."""
+    seeds = sorted({m.engine_seed for m in matches})
+    return "\n\n".join([f"engine seeds {', '.join(map(str, seeds))}: every match once per seed\n{table(matches)}",
+                         worst(matches), render_targets(targets(matches))])
+
+
 def compare(before: list[Match], after: list[Match]) -> str:
     """Games lost by two runs over the same matches, paired, per family and in all."""
     def key(m: Match) -> tuple[str, int, int, int]:
@@ -246,6 +334,10 @@ def compare(before: list[Match], after: list[Match]) -> str:
         misses = f"{sum(first[k].rate < BAR for k in keys)} -> {sum(second[k].rate < BAR for k in keys)}"
         low = f"{min(first[k].rate for k in keys):.2f} -> {min(second[k].rate for k in keys):.2f}"
         lines.append(f"{family:20} {f'{a} -> {b}':>16} {f'{b - a:+d} +- {spread:.0f}':>16} {misses:>10} {low:>16}")
+    runs = [shortfalls([run[k] for k in common]) for run in (first, second)]
+    if runs[0]:
+        counts = [sum(f.mean > SHORT_BAR for f in run) for run in runs]
+        lines.append(f"noisy members more than {SHORT_BAR:g} point short: {counts[0]} -> {counts[1]} of {len(runs[0])}")
     return "\n".join(lines)
 
 
@@ -260,12 +352,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
                         help="compare two saved runs instead of playing")
+    parser.add_argument("--show", type=Path, default=None, metavar="FILE",
+                        help="report a saved run instead of playing")
     args = parser.parse_args(argv)
     if args.compare:
         try:
             print(compare(*(load(path) for path in args.compare)))
         except (OSError, ValueError, TypeError, KeyError) as error:
             parser.error(f"cannot compare {args.compare[0]} and {args.compare[1]}: {error}")
+        return 0
+    if args.show:
+        try:
+            matches = load(args.show)
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            parser.error(f"cannot read {args.show}: {error}")
+        if not matches:
+            parser.error(f"{args.show} holds no matches")
+        print(report(matches))
         return 0
     if args.hash_seeds < 1 or args.workers < 1:
         parser.error("--hash-seeds and --workers must be at least 1")
@@ -278,10 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no members in family {args.only!r}")
     if args.json:
         save(matches, args.json)
-    print(f"engine seeds {', '.join(map(str, engine_seeds))}: every match once per seed")
-    print(table(matches))
-    print()
-    print(worst(matches))
+    print(report(matches))
     return 0
 
 

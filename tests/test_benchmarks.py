@@ -152,6 +152,57 @@ def test_relatives_table_and_compare_report_per_family() -> None:
     assert bench.worst(again).splitlines()[1].split()[3] == "1"
 
 
+def test_relatives_targets_judge_every_match_the_median_and_each_noisy_member() -> None:
+    bench = load_relatives()
+    cycle = "cycle:pattern=RP,noise=0.1"
+    counter = "counter:window=5,target=most,tie=first"
+    runs = [bench.Match(counter, n, 0, 995, 5, tuple(range(5)), engine_seed=s) for n in range(3) for s in range(2)]
+    # the noisy member's matches: 1.5 and 0.5 points short of the rule beater (mean 1.0, at the bar)
+    noisy = [bench.Match(cycle, 0, 0, 850, 150, (), best_wins=865, best_losses=135),
+             bench.Match(cycle, 1, 0, 855, 145, (), best_wins=860, best_losses=140)]
+    (found,) = bench.shortfalls([*runs, *noisy])
+    assert found.member == cycle and found.matches == 2
+    assert found.mean == pytest.approx(1.0) and found.stderr == pytest.approx(0.5)
+    verdicts = bench.targets([*runs, *noisy])
+    assert [v.met for v in verdicts] == [True, True, True]  # 99.5% every match; 1.0 is within the point
+    assert verdicts[0].figure == "0 of 6 under" and verdicts[1].figure == "99.50%"
+    # one match under 99% fails the first target and names the member; a noisy member 1.5
+    # points short on average fails the last
+    worse = [*runs[:-1], bench.Match(counter, 2, 0, 980, 20, tuple(range(20)), engine_seed=1),
+             bench.Match(cycle, 0, 0, 850, 150, (), best_wins=865, best_losses=135)]
+    verdicts = bench.targets(worse)
+    assert [v.met for v in verdicts] == [False, True, False]
+    assert verdicts[0].figure == "1 of 6 under (counter 1)"
+    assert verdicts[0].misses == (f"{counter} (1 of 6 matches)",)
+    assert verdicts[2].misses == (f"{cycle} 1.50 +- 0.00",)
+    text = bench.render_targets(verdicts)
+    assert text.count("NOT met") == 2 and f"{counter} (1 of 6 matches)" in text
+    # a run of deterministic members only is judged on them only
+    assert len(bench.targets(runs)) == 2
+    # compare counts the noisy members more than a point short, in each run
+    report = bench.compare([*runs, *noisy], [*runs, noisy[0], replace(noisy[1], wins=850, losses=150)])
+    assert report.splitlines()[-1] == "noisy members more than 1 point short: 0 -> 1 of 1"
+
+
+def test_relatives_show_reports_a_saved_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_relatives()
+    run = [bench.Match("counter:window=5,target=most,tie=first", 0, 0, 990, 10, tuple(range(10)), engine_seed=3),
+           bench.Match("cycle:pattern=RP,noise=0.1", 0, 0, 900, 40, tuple(range(40)), 920, 30, engine_seed=3)]
+    path = tmp_path / "run.json"
+    bench.save(run, path)
+    assert bench.main(["--show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("engine seeds 3:") and "cycle+noise0.1" in out and "the issue's targets:" in out
+    assert "NOT met  every noisy member within 1 point" in out
+    for bad, why in ((tmp_path / "missing.json", "cannot read"), (tmp_path / "empty.json", "holds no matches")):
+        if bad.name == "empty.json":
+            bad.write_text("[]")
+        with pytest.raises(SystemExit):
+            bench.main(["--show", str(bad)])
+        err = capsys.readouterr().err
+        assert why in err and str(bad) in err
+
+
 @pytest.mark.parametrize("text, seeds", [("0", (0,)), ("0-3", (0, 1, 2, 3)), ("4,1-2,2", (4, 1, 2))])
 def test_relatives_engine_seeds_parse(text: str, seeds: tuple[int, ...]) -> None:
     assert load_relatives().parse_seeds(text) == seeds

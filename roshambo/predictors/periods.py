@@ -5,17 +5,27 @@ few random moves among the cycle's break the contexts, and matching starts over.
 predictor reads the cycle by its period instead: for every p from 1 to ``max_period`` it
 keeps a decayed score of how often a move equalled the move p rounds before (all periods at
 once, in packed fields, as :mod:`.windows` does for counting windows), follows the best
-period, and predicts the majority of the moves one to seven periods back, so that up to
-three random moves among them do not mislead it (with a fifth of a cycle's moves random, the
-majority of three periods back is wrong about one time in twenty, of seven under one in a
-hundred). A period's score starts at the chance rate, a third, at its first test (not at
-nothing, which kept a noisy cycle of nine waiting until about round 35). The vote starts
+period, and predicts the majority of the moves one to eleven periods back, so that up to
+five random moves among them do not mislead it (with a fifth of a cycle's moves random, the
+majority of three periods back is wrong about one time in twenty-five, of seven one in 300,
+of eleven one in 4,000), unless the latest four agree: a cycle that changes but keeps its
+period is then followed from its fifth period on, as by a majority of seven (four random
+moves in a row at the same place of the cycle, all alike, would mislead it: about one time
+in 25,000). A period's score starts at the chance rate, a third, at
+its first test (not at nothing, which kept a noisy cycle of nine waiting until about round
+35). Another period takes the lead from the one followed only when its score is ahead by
+two hits' weight: the scores remember about 16 rounds, so with a fifth of a cycle's moves
+random a period that fits part of the cycle (three in a cycle of eleven) would otherwise
+overtake the cycle's own now and then, for a few rounds each time, and lead the vote astray
+(alone against such cycles of 2 to 12, the predictor missed 5.7 of rounds 200-999 with a
+vote of seven and no margin, 0.4 with both); a new cycle's period, gaining about a hit's
+weight a round on the old one's, takes the lead a couple of rounds later than without it. The vote starts
 once the best period's decayed hit rate reaches ``min_rate`` and holds while that rate, or
 the vote's own decayed hit rate since it started, is ``hold_rate`` or more (hysteresis):
 with a fifth of a cycle's moves random the period's rate is about 0.76 and dips under 0.5
 now and then (each random move misses twice, as the move and as the one p back: a cycle of
 nine, about 12 rounds a match), where a vote that stopped would leave the cycle to chance,
-but the vote's own rate is about 0.87 (a random move misses once, and the vote of seven
+but the vote's own rate is about 0.87 (a random move misses once, and the vote of eleven
 outlasts it), while random moves seldom keep either above 0.5 for long (a third by chance;
 the vote then speaks in about 6% of rounds, 1.5% without holding). The vote holds, not the
 period: a period that takes the lead while the vote speaks goes on at the lower bar (against
@@ -52,13 +62,15 @@ from .base import WorksInOneHalf, check_half, check_positive, check_source
 FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
 DECAY_SHIFT = 4  # the score decays by 1/16 a round: about the last 16 rounds count
-LOOKBACK = 7  # periods voted on
+LOOKBACK = 11  # periods voted on
+RECENT = 4  # the latest periods that, when they agree, outvote the rest
+LEAD = 2 * HIT  # how far another period's score must be ahead to take the lead
 HOLD_RATE = 0.5  # once started, the vote speaks down to this hit rate (or min_rate, if lower)
 RUN_LIMIT = 14  # a run reaching 2 ** 14 halves them all (order kept, but for new ties)
 
 
 class PeriodicMoves(WorksInOneHalf):
-    """Predict a side's next move from the moves one to seven periods back, for the
+    """Predict a side's next move from the moves one to eleven periods back, for the
     period from 1 to ``max_period`` that has explained its recent moves best.
 
     ``source`` is the side read ("their": a cycling opponent). The vote waits until the best
@@ -164,10 +176,13 @@ class PeriodicMoves(WorksInOneHalf):
             self._exact = checkable & ~self._broken
         best, seen = self._best, self._seen
         # a period that hits stays ahead of the rest; while none is good enough to speak, look
-        # for a better one every fourth round only (a random side would have us look always)
+        # for a better one every fourth round only (a random side would have us look always);
+        # another takes the lead only by a margin
         if not (hits >> (FIELD * best)) & 1 and (
                 seen % 4 == 0 or (score >> (FIELD * best)) & 0xFFFF >= self._threshold):
-            self._best = best = self._largest(score)
+            lead = self._largest(score)
+            if (score >> (FIELD * lead)) & 0xFFFF >= ((score >> (FIELD * best)) & 0xFFFF) + LEAD:
+                self._best = best = lead
         window = self._window
         at = self._at - 1 if self._at else window - 1
         self._at = at
@@ -197,7 +212,8 @@ class PeriodicMoves(WorksInOneHalf):
             # the moves one to LOOKBACK periods back, the latest first, which wins ties
             picks = moves[at + best:at + voters * period:period]
             first = picks[0]
-            if 2 * picks.count(first) >= voters:  # half the votes or more: none has more
+            # half the votes or more (none has more), or the latest RECENT periods agree
+            if 2 * picks.count(first) >= voters or picks[:RECENT].count(first) == RECENT:
                 self._prediction = first
                 return first
             rock, paper = picks.count(0), picks.count(1)

@@ -71,6 +71,9 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
     assert {(b.lag, b.mode) for b in plain if isinstance(b, Reaction)} == {
         (lag, mode) for lag in (1, 2, 3) for mode in ("beat", "copy", "lose")}
     assert {len(p) for p in cycle_patterns()} == set(range(2, 13))
+    # with noise too: the shortest and the longest cycles, and some between
+    assert {len(b.inner.pattern) for b in bots if isinstance(b, Noisy) and isinstance(b.inner, FixedCycle)} == {
+        2, 4, 7, 9, 12}
     assert {b.period for b in plain if isinstance(b, Switcher)} == {50, 100, 200}
     # the members' draws: several, so that no one trio stands for the family
     assert len({b.members for b in plain if isinstance(b, Switcher)}) >= 4

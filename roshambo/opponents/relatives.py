@@ -426,7 +426,11 @@ def member_grid(noisy: bool = True) -> tuple[str, ...]:
               for w in (5, 20, WHOLE) for t in ("most", "least") for tie in NOISY_TIES]
     sample += [spec_name("context", k=k, decay=d, rotation=0) for k in (1, 2, 3) for d in (1, 0.9)]
     sample += [spec_name("reaction", lag=lag, mode="beat") for lag in (1, 2, 3)]
+    # cycles of length 2, 4, 7, 9 and 12: the shortest, the longest and three between (of 2,
+    # 7 and 12 the first drawn)
+    drawn = cycle_patterns()
     sample += [spec_name("cycle", pattern=p) for p in ("RPPS", "RSPPRSSRP")]
+    sample += [spec_name("cycle", pattern=next(p for p in drawn if len(p) == n)) for n in (2, 7, 12)]
     sample += [spec_name("switcher", period=100, seed=1)]
     members += [f"{spec},{NOISE}={_number(e)}" for e in NOISE_SHARES for spec in sample]
     return tuple(members)

@@ -23,12 +23,13 @@ worst and median win rate of decisive games, the matches under 99%, the games lo
 (mean and most); for noisy members, the worst and median shortfall from the best achievable
 rate in the same match: that of a player beating the member's rule every round (the noise
 draws do not depend on what we play, so it meets the same random moves); then the worst
-matches; last, the issue's targets, each met or not: every deterministic match at 99% or more,
-their median at 99.5% or more, and every noisy member within a point of the best achievable
-on average over its matches (the members that are not, with the standard error of that
-mean). ``--compare`` pairs matches by member, hash seed, match number and engine seed, gives
-the difference in games lost with its standard error over the pairs, and the noisy members
-more than a point short in each run. ``--show`` reports a saved run as if it had just been played.
+matches; last, the issue's targets, each met or not: every deterministic match at 99% or
+more, their median at 99.5% or more, and every noisy member within a point of the best
+achievable on average over its matches (the members that are not, with the standard error
+of that mean). ``--compare`` pairs matches by member, hash seed, match number and engine
+seed, gives the difference in games lost with its standard error over the pairs, and the
+noisy members more than a point short in each run. ``--show`` reports a saved run as if it
+had just been played.
 """
 from __future__ import annotations
 
@@ -210,6 +211,8 @@ def targets(matches: Sequence[Match]) -> list[Verdict]:
 
 
 def render_targets(verdicts: Sequence[Verdict]) -> str:
+    """The verdicts as the report's last lines: met or not, the target, its figure, and
+    under it the members that miss it."""
     lines = ["the issue's targets:"]
     for v in verdicts:
         lines.append(f"  {'met' if v.met else 'NOT met':8} {v.target}: {v.figure}")

@@ -11,27 +11,28 @@ majority of three periods back is wrong about one time in twenty-five, of seven 
 of eleven one in 4,000), unless the latest four agree: a cycle that changes but keeps its
 period is then followed from its fifth period on, as by a majority of seven (four random
 moves in a row at the same place of the cycle, all alike, would mislead it: about one time
-in 25,000). A period's score starts at the chance rate, a third, at
-its first test (not at nothing, which kept a noisy cycle of nine waiting until about round
-35). Another period takes the lead from the one followed only when its score is ahead by
-two hits' weight: the scores remember about 16 rounds, so with a fifth of a cycle's moves
-random a period that fits part of the cycle (three in a cycle of eleven) would otherwise
-overtake the cycle's own now and then, for a few rounds each time, and lead the vote astray
-(alone against such cycles of 2 to 12, the predictor missed 5.7 of rounds 200-999 with a
-vote of seven and no margin, 0.4 with both); a new cycle's period, gaining about a hit's
-weight a round on the old one's, takes the lead a couple of rounds later than without it. The vote starts
-once the best period's decayed hit rate reaches ``min_rate`` and holds while that rate, or
-the vote's own decayed hit rate since it started, is ``hold_rate`` or more (hysteresis):
-with a fifth of a cycle's moves random the period's rate is about 0.76 and dips under 0.5
-now and then (each random move misses twice, as the move and as the one p back: a cycle of
-nine, about 12 rounds a match), where a vote that stopped would leave the cycle to chance,
-but the vote's own rate is about 0.87 (a random move misses once, and the vote of eleven
-outlasts it), while random moves seldom keep either above 0.5 for long (a third by chance;
-the vote then speaks in about 6% of rounds, 1.5% without holding). The vote holds, not the
-period: a period that takes the lead while the vote speaks goes on at the lower bar (against
-a noisy cycle that changes, the new period's vote starts sooner, and the old one's lasts a
-few rounds longer). Billings 1999 (the cycling bots of the first RoShamBo competition, some
-with noise) read by period, in O(1) big-integer operations a round.
+in 25,000). A period's score starts at the chance rate, a third, at its first test (not at
+nothing, which kept a noisy cycle of nine waiting until about round 35). Another period
+takes the lead from the one followed only when its score is ahead by two hits' weight: the
+scores remember about 16 rounds, so with a fifth of a cycle's moves random a period that
+fits part of the cycle (three in a cycle of eleven) would otherwise overtake the cycle's own
+now and then, for a few rounds each time, and lead the vote astray (alone against such
+cycles of 2 to 12, the predictor missed 5.7 of rounds 200-999 with a vote of seven and no
+margin, 0.5 with both); a new cycle's period takes the lead a few rounds later (a fifth of
+the moves random, after a change from one cycle to another of another length: a median of 21
+rounds after the change, 17 without the margin). The vote starts once the best period's
+decayed hit rate reaches ``min_rate`` and holds while that rate, or the vote's own decayed
+hit rate since it started, is ``hold_rate`` or more (hysteresis): with a fifth of a cycle's
+moves random the period's rate is about 0.76 and dips under 0.5 now and then (each random
+move misses twice, as the move and as the one p back: a cycle of nine, about 12 rounds a
+match), where a vote that stopped would leave the cycle to chance, but the vote's own rate
+is about 0.87 (a random move misses once, and the vote of eleven outlasts it), while random
+moves seldom keep either above 0.5 for long (a third by chance; the vote then speaks in
+about 5% of rounds, 1.5% without holding). The vote holds, not the period: a period that
+takes the lead while the vote speaks goes on at the lower bar (against a noisy cycle that
+changes, the new period's vote starts sooner, and the old one's lasts a few rounds longer).
+Billings 1999 (the cycling bots of the first RoShamBo competition, some with noise) read by
+period, in O(1) big-integer operations a round.
 
 The decayed score takes about eight hits running to speak from a third: against a new cycle
 of twelve, the better part of two periods, in which history matching is no help either (its

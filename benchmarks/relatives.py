@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -185,19 +186,13 @@ def targets(matches: Sequence[Match]) -> list[Verdict]:
     plain = [m for m in matches if noise_share(m.member) is None]
     if plain:
         under = [m for m in plain if m.rate < BAR]
-        families: dict[str, int] = {}
-        members: dict[str, list[int]] = {}  # per member: matches under the bar, and in all
-        for m in plain:
-            counts = members.setdefault(m.member, [0, 0])
-            counts[1] += 1
-            if m.rate < BAR:
-                counts[0] += 1
-                families[m.family] = families.get(m.family, 0) + 1
-        where = ", ".join(f"{family} {count}" for family, count in sorted(families.items(), key=lambda kv: -kv[1]))
+        where = ", ".join(f"{family} {count}" for family, count in Counter(m.family for m in under).most_common())
+        played = Counter(m.member for m in plain)
+        missed = Counter(m.member for m in under)
         verdicts.append(Verdict(f"every deterministic match at {BAR:g}% or more", not under,
                                 f"{len(under)} of {len(plain)} under" + (f" ({where})" if where else ""),
-                                tuple(f"{member} ({missed} of {played} matches)"
-                                      for member, (missed, played) in sorted(members.items()) if missed)))
+                                tuple(f"{member} ({missed[member]} of {played[member]} matches)"
+                                      for member in sorted(missed))))
         median = statistics.median(m.rate for m in plain)
         verdicts.append(Verdict(f"the deterministic matches' median at {MEDIAN_BAR:g}% or more",
                                 median >= MEDIAN_BAR, f"{median:.2f}%"))

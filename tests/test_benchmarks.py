@@ -194,9 +194,8 @@ def test_relatives_show_reports_a_saved_run(tmp_path: Path, capsys: pytest.Captu
     out = capsys.readouterr().out
     assert out.startswith("engine seeds 3:") and "cycle+noise0.1" in out and "the issue's targets:" in out
     assert "NOT met  every noisy member within 1 point" in out
+    (tmp_path / "empty.json").write_text("[]")
     for bad, why in ((tmp_path / "missing.json", "cannot read"), (tmp_path / "empty.json", "holds no matches")):
-        if bad.name == "empty.json":
-            bad.write_text("[]")
         with pytest.raises(SystemExit):
             bench.main(["--show", str(bad)])
         err = capsys.readouterr().err

@@ -179,11 +179,12 @@ class PeriodicMoves(WorksInOneHalf):
         # a period that hits stays ahead of the rest; while none is good enough to speak, look
         # for a better one every fourth round only (a random side would have us look always);
         # another takes the lead only by a margin
-        if not (hits >> (FIELD * best)) & 1 and (
-                seen % 4 == 0 or (score >> (FIELD * best)) & 0xFFFF >= self._threshold):
-            lead = self._largest(score)
-            if (score >> (FIELD * lead)) & 0xFFFF >= ((score >> (FIELD * best)) & 0xFFFF) + LEAD:
-                self._best = best = lead
+        if not (hits >> (FIELD * best)) & 1:
+            best_score = (score >> (FIELD * best)) & 0xFFFF
+            if seen % 4 == 0 or best_score >= self._threshold:
+                lead = self._largest(score)
+                if (score >> (FIELD * lead)) & 0xFFFF >= best_score + LEAD:
+                    self._best = best = lead
         window = self._window
         at = self._at - 1 if self._at else window - 1
         self._at = at

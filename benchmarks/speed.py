@@ -17,7 +17,17 @@ survives a noisy machine.
 Memory is the tracemalloc peak of one match of ``memory_moves`` moves (a separate run:
 tracemalloc slows everything down), per move.
 
+``--breakdown`` says where the engine's time goes instead, in chains: per fresh match
+against random moves, the engine as a whole; the engine with every call into its predictors
+(updates and the exact and doubt queries) answered from a record of the same match, which
+leaves the meta levels alone (less the cost of reading the record, timed by itself); and
+each predictor's updates, both halves, timed call by call (less the cost of the timing,
+timed on an empty call); beside the chain, all interleaved, medians over the matches. The
+sum of the parts need not be the whole: caches and the timer's own calls differ between
+the runs.
+
     python benchmarks/speed.py [--sizes 1000,10000,100000] [--runs 3] [--memory-moves N]
+    python benchmarks/speed.py --breakdown [--matches 21] [--sizes 1000]
     python -m roshambo bench   (same options)
 """
 from __future__ import annotations
@@ -95,6 +105,185 @@ class SpeedReport:
         """Per-move time at the largest size divided by that at the smallest."""
         sizes = sorted({t.moves for t in self.timings if t.player == player})
         return self.per_move(player, sizes[-1]) / self.per_move(player, sizes[0])
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Where the engine's time goes (CPU seconds a move, medians over ``matches`` fresh
+    matches of ``moves`` moves against random moves): the engine, the write-up's chain in the
+    same run, the meta levels alone (the predictors' answers replayed) and each predictor's
+    updates (both halves; largest first)."""
+
+    moves: int
+    matches: int
+    seed: int
+    engine: float
+    chain: float
+    meta: float
+    predictors: tuple[tuple[str, float], ...]
+
+    def chains(self, seconds: float) -> float:
+        """``seconds`` a move as a number of the write-up's chains."""
+        return seconds / self.chain
+
+
+# predictors that draw from the engine's generator: replaying their answers would leave the
+# engine's own draws out of step, so they run live in the replay (the random guess: a draw a
+# round, about a microsecond)
+LIVE = ("random",)
+
+
+def _timer(totals: dict[str, int], answers: dict[str, list]) -> Callable[[str, str, Callable], Callable]:
+    """A wrapper for ``Agent.instrument`` that times every update (``totals``, nanoseconds
+    by predictor, both halves) and records every answer (``answers``, by half and call)."""
+    clock = time.perf_counter_ns
+
+    def wrap(half: str, call: str, function: Callable) -> Callable:
+        record = answers.setdefault(f"{half} {call}", []).append
+        if call != "update":
+            def query():  # type: ignore[no-untyped-def]
+                answer = function()
+                record(answer)
+                return answer
+            return query
+        predictor = half.rstrip("'")
+        totals.setdefault(predictor, 0)
+
+        def update(mine, theirs):  # type: ignore[no-untyped-def]
+            start = clock()
+            answer = function(mine, theirs)
+            totals[predictor] += clock() - start
+            record(answer)
+            return answer
+        return update
+    return wrap
+
+
+def _replayer(answers: dict[str, list]) -> Callable[[str, str, Callable], Callable]:
+    """A wrapper for ``Agent.instrument`` that answers every call from ``answers`` (but the
+    ``LIVE`` predictors')."""
+    def wrap(half: str, call: str, function: Callable) -> Callable:
+        if half.rstrip("'") in LIVE:
+            return function
+        answer = iter(answers[f"{half} {call}"]).__next__
+        if call != "update":
+            return answer
+        return lambda mine, theirs: answer()
+    return wrap
+
+
+def _breakdown_match(theirs: Sequence[int], engine_seed: int) -> tuple[float, float, float, dict[str, float]]:
+    """One match's figures, CPU seconds a move: the chain (timed before and after the rest),
+    the engine, the meta levels alone, and each predictor's updates."""
+    from roshambo.agent import Agent
+    from roshambo.opponents import OPPONENTS
+
+    clock = time.process_time
+    moves = len(theirs)
+
+    def timed(player: object) -> tuple[float, list[int]]:
+        move, last, played = player.move, None, []  # type: ignore[attr-defined]
+        start = clock()
+        for their_move in theirs:
+            played.append(move(last))
+            last = their_move
+        return (clock() - start) / moves, played
+
+    chain_before, _ = timed(OPPONENTS["markov"](random.Random(engine_seed)))
+    engine, played = timed(Agent(random.Random(engine_seed)))
+    totals: dict[str, int] = {}
+    answers: dict[str, list] = {}
+    agent = Agent(random.Random(engine_seed))
+    agent.instrument(_timer(totals, answers))
+    _, timed_play = timed(agent)
+    agent = Agent(random.Random(engine_seed))
+    agent.instrument(_replayer(answers))
+    meta, replayed = timed(agent)
+    chain_after, _ = timed(OPPONENTS["markov"](random.Random(engine_seed)))
+    if not played == timed_play == replayed:
+        raise RuntimeError("the engine's moves changed when its predictors were timed or replayed: "
+                           "a predictor that draws from the engine's generator is missing from LIVE")
+    # what reading the record costs, and what timing a call costs, by themselves
+    reading = _reading_cost(answers) / moves
+    per_call = _timing_cost()
+    predictors = {}
+    for name, total in totals.items():
+        calls = len(answers.get(f"{name} update", ())) + len(answers.get(f"{name}' update", ()))
+        predictors[name] = max(0.0, total * 1e-9 - per_call * calls) / moves
+    return (chain_before + chain_after) / 2, engine, max(0.0, meta - reading), predictors
+
+
+def _reading_cost(answers: dict[str, list]) -> float:
+    """CPU seconds that answering every call of a match from ``answers`` takes by itself."""
+    wrap = _replayer(answers)
+    calls = []
+    for key, record in answers.items():
+        half, call = key.split(" ")
+        if half.rstrip("'") not in LIVE:
+            calls.append((wrap(half, call, _nothing), call == "update", len(record)))
+    clock = time.process_time
+    start = clock()
+    for answer, update, times in calls:
+        if update:
+            for _ in range(times):
+                answer(0, 0)
+        else:
+            for _ in range(times):
+                answer()
+    return clock() - start
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+def _timing_cost(calls: int = 100_000) -> float:
+    """Seconds that ``_timer`` adds to a call it times, measured on an empty one."""
+    totals: dict[str, int] = {}
+    update = _timer(totals, {})("empty", "update", _nothing)
+    for _ in range(calls):
+        update(0, 0)
+    return totals["empty"] * 1e-9 / calls
+
+
+def measure_breakdown(moves: int = 1_000, matches: int = 21, seed: int = 0) -> Breakdown:
+    """Where the engine's time goes, over ``matches`` fresh matches of ``moves`` moves
+    against random moves (see the module docstring)."""
+    if moves < 1 or matches < 1:
+        raise ValueError(f"need moves >= 1 and matches >= 1, not {moves!r} and {matches!r}")
+    seeds = random.Random(seed)
+    samples: dict[str, list[float]] = {"chain": [], "engine": [], "meta": []}
+    by_predictor: dict[str, list[float]] = {}
+    for _ in range(matches):
+        theirs = _random_moves(moves, seeds.getrandbits(64))
+        chain, engine, meta, predictors = _breakdown_match(theirs, seeds.getrandbits(64))
+        for key, value in (("chain", chain), ("engine", engine), ("meta", meta)):
+            samples[key].append(value)
+        for name, value in predictors.items():
+            by_predictor.setdefault(name, []).append(value)
+    costs = sorted(((name, statistics.median(values)) for name, values in by_predictor.items()),
+                   key=lambda item: -item[1])
+    median = {key: statistics.median(values) for key, values in samples.items()}
+    return Breakdown(moves, matches, seed, median["engine"], median["chain"], median["meta"], tuple(costs))
+
+
+def format_breakdown(breakdown: Breakdown) -> str:
+    """The engine, its meta levels and its predictors, in microseconds and chains a move."""
+    def row(name: str, seconds: float) -> list[str]:
+        return [name, f"{seconds * 1e6:.2f}", f"{breakdown.chains(seconds):.1f}"]
+
+    predictors = sum(cost for _, cost in breakdown.predictors)
+    rows = [row("the engine", breakdown.engine),
+            row("  its meta levels alone", breakdown.meta),
+            row("  its predictors' updates", predictors),
+            *(row(f"    {name}", cost) for name, cost in breakdown.predictors),
+            row("markov (the write-up's chain)", breakdown.chain)]
+    return "\n".join([
+        f"where the engine's time goes: {breakdown.matches} fresh matches of {breakdown.moves:,} moves "
+        f"against random moves, medians (seed {breakdown.seed}); the meta levels with the predictors' "
+        "answers replayed, each predictor's updates (both halves) timed call by call",
+        _table(["part", "µs/move", "chains"], rows),
+    ])
 
 
 def _random_moves(moves: int, seed: int) -> list[int]:
@@ -238,12 +427,18 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--memory-moves", type=int, default=None,
                         help="moves of the memory run (default: the largest size)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random moves (default 0)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="instead: where the engine's time goes (meta levels, each predictor), in chains")
+    parser.add_argument("--matches", type=int, default=21,
+                        help="with --breakdown: matches of the smallest size (median; default 21)")
     return parser
 
 
 def run(args: argparse.Namespace) -> str:
     """Measure as ``args`` say and return the formatted report."""
     sizes = tuple(int(s) for s in str(args.sizes).split(",") if s.strip())
+    if args.breakdown:
+        return format_breakdown(measure_breakdown(min(sizes), args.matches, args.seed))
     report = measure(sizes=sizes, runs=args.runs, memory_moves=args.memory_moves, seed=args.seed)
     return format_report(report)
 

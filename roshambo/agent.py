@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .ensemble import Ensemble, EnsembleConfig
@@ -96,6 +97,11 @@ class Agent:
         elif self._last is not None:
             raise ValueError("their_last is None in the middle of a match: call reset() or new_match() to start a new one")
         return self.choose()
+
+    def instrument(self, wrap: Callable[[str, str, Callable], Callable]) -> None:
+        """For measurements: route this match's calls into the predictors through ``wrap``
+        (see :meth:`Ensemble.instrument`)."""
+        self._ensemble.instrument(wrap)
 
     def intended(self) -> Move | None:
         """Our last move had the random hedge not been drawn (see Ensemble.intended_move)."""

@@ -547,6 +547,20 @@ class Ensemble:
         self._direct: list[Move | None] = [None] * len(self._updates)
         self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
 
+    def instrument(self, wrap: Callable[[str, str, Callable], Callable]) -> None:
+        """For measurements (``benchmarks/speed.py``): every call a round of this match makes
+        into the predictors goes through ``wrap(half, call, function)`` instead, which returns
+        what to call in its place; ``half`` names the working half (``P`` or ``P'``), ``call`` is
+        "update", "exact" or "doubt". A wrapper may time the call, or record its answers and
+        replay them to measure the meta levels alone. ``reset`` and ``new_match`` undo it."""
+        names = list(self._factories)
+        self._updates = [wrap(names[i], "update", update) for i, update in zip(self._working[0], self._updates)]
+        self._mirror_updates = [wrap(names[i] + "'", "update", update)
+                                for i, update in zip(self._working[1], self._mirror_updates)]
+        self._exacts = [(i, wrap(names[i], "exact", exact)) for i, exact in self._exacts]
+        self._doubts = [[None if doubt is None else wrap(names[i] + mark, "doubt", doubt)
+                         for i, doubt in enumerate(doubts)] for doubts, mark in zip(self._doubts, ("", "'"))]
+
     def _new_scores(self) -> None:
         # the last choice: move, strategy, window, meta-meta choice, its score, trusted,
         # cautious, exact

@@ -103,6 +103,36 @@ def test_speed_measure_returns_every_figure() -> None:
         speed.measure(players, sizes=(), runs=1)
 
 
+def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
+    from roshambo.predictors import PREDICTORS
+
+    speed = _load_speed()
+    assert speed is not None
+    result = speed.measure_breakdown(moves=40, matches=2, seed=3)
+    assert (result.moves, result.matches, result.seed) == (40, 2, 3)
+    assert {name for name, _ in result.predictors} == set(PREDICTORS)
+    costs = [cost for _, cost in result.predictors]
+    assert costs == sorted(costs, reverse=True) and min(costs) >= 0.0
+    assert result.engine > 0.0 and result.meta > 0.0 and result.chain > 0.0
+    assert result.chains(result.chain) == 1.0
+    code = main(["bench", "--breakdown", "--sizes", "30", "--matches", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "its meta levels alone" in out and "windows64-mine" in out and "chains" in out
+    assert main(["bench", "--breakdown", "--sizes", "30", "--matches", "0"]) == 2
+    assert "need moves >= 1 and matches >= 1, not 30 and 0" in capsys.readouterr().err
+
+
+def test_bench_breakdown_replays_the_engine_or_says_why_not(monkeypatch) -> None:
+    speed = _load_speed()
+    assert speed is not None
+    # the random guess draws from the engine's generator: replayed, it would leave the
+    # engine's own draws out of step, and the breakdown must say so rather than time
+    # another match
+    monkeypatch.setattr(speed, "LIVE", ())
+    with pytest.raises(RuntimeError, match="missing from LIVE"):
+        speed.measure_breakdown(moves=300, matches=1, seed=0)
+
+
 # --- --plot -------------------------------------------------------------------------------
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

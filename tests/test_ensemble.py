@@ -1079,3 +1079,39 @@ def test_a_choice_is_recorded_once() -> None:
     ensemble.observe(0, 1)
     ensemble.observe(0, 1)
     assert (ensemble._wins, ensemble._losses, ensemble._beaten) == record
+
+
+def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> None:
+    """``instrument`` (for benchmarks/speed.py) routes every call into the predictors through
+    the wrapper for one match: the moves stay the same, every working half's updates come
+    through it, and a new match ends it."""
+    def play(ensemble: Ensemble, opponent: str, rounds: int) -> list[Move]:
+        bot, moves, last = make_opponent(opponent, random.Random(5)), [], None
+        for _ in range(rounds):
+            mine = ensemble.choose_move()
+            theirs = bot.move(last)
+            ensemble.observe(mine, theirs)
+            moves.append(mine)
+            last = mine
+        return moves
+
+    calls: dict[tuple[str, str], int] = {}
+
+    def wrap(half: str, call: str, function: Callable) -> Callable:
+        def counted(*args: object) -> object:
+            calls[half, call] = calls.get((half, call), 0) + 1
+            return function(*args)
+        return counted
+
+    plain, instrumented = Ensemble(random.Random(2)), Ensemble(random.Random(2))
+    instrumented.instrument(wrap)
+    assert play(instrumented, "abbey", 150) == play(plain, "abbey", 150)
+    updated = {half for half, call in calls if call == "update"}
+    working = {name + mark for mark, indices in zip(("", "'"), instrumented._working)
+               for name in (list(instrumented._factories)[i] for i in indices)}
+    assert updated == working and all(calls[half, "update"] == 150 for half in working)
+    assert any(call == "exact" for _, call in calls)  # asked every round: a counter's windows
+    instrumented.new_match()
+    calls.clear()
+    play(instrumented, "abbey", 20)
+    assert calls == {}

@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain: bool) -> int:
     """A terminal session against any arena player (``roshambo.arena.make_player``)."""
     from roshambo.classic_field import OpenSpielMissing
+    from roshambo.filebots import kind_lines
     from roshambo.terminal import Explaining, run_session, session_opponent
 
     try:
@@ -97,6 +98,8 @@ def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain
         parser.error(str(err))
     if explain and not isinstance(opponent, Explaining):
         parser.error(f"--explain shows our engine's beliefs: use it with --play {ENGINE}")
+    for line in kind_lines([opponent]):
+        print(line, file=sys.stderr)
     run_session(opponent, explain=explain)
     return 0
 

@@ -22,8 +22,10 @@ Nothing here prints: progress is reported through a callback, tables live in ``r
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import statistics
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -355,11 +357,25 @@ def _execute(jobs: Sequence[tuple[int, tuple]], executor: Executor | None,
         for index, job in jobs:
             yield (index, *_play_job(job))
     else:
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
         try:
             yield from _windowed(jobs, pool, IN_FLIGHT_PER_WORKER * workers)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_with_parent() -> None:
+    """In a pool worker: exit once the process that started it is gone. A parent killed
+    outright (SIGKILL, the out-of-memory killer) cannot shut its pool down, and its
+    workers would otherwise sleep on forever; the bot-file children end the same way."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _windowed(jobs: Sequence[tuple[int, tuple]], executor: Executor,

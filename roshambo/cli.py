@@ -19,7 +19,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -39,7 +39,7 @@ from .arena import (
 )
 from .classic_field import OpenSpielMissing
 from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
-from .filebots import DEFAULT_MOVE_TIMEOUT
+from .filebots import DEFAULT_MOVE_TIMEOUT, kind_lines
 from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT, port_number
@@ -237,8 +237,16 @@ def _timed_tournament(args: argparse.Namespace,
 
 
 def _factories(names: Sequence[str], args: argparse.Namespace) -> dict[str, Factory]:
-    return {name: resolve(name, throws=args.games, move_timeout=args.move_timeout)
-            for name in names}
+    factories = {name: resolve(name, throws=args.games, move_timeout=args.move_timeout)
+                 for name in names}
+    _say_kinds(factories.values())
+    return factories
+
+
+def _say_kinds(players: Iterable[object]) -> None:
+    """Say once, on stderr, how each bot file among ``players`` will run."""
+    for line in kind_lines(players):
+        print(line, file=sys.stderr)
 
 
 def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
@@ -311,6 +319,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout)
     b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout)
+    _say_kinds([a] if args.a == args.b else [a, b])
     print(report.format_match(play_match(a, b, args.games, seed, labels=(args.a, args.b))))
     if args.plot is not None:
         _draw([trace_match(a, b, args.games, seed, label=args.b)], args.plot, player=args.a)
@@ -373,6 +382,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     rng = random.Random(args.seed) if args.seed is not None else None
     opponent = session_opponent(args.opponent, rng, move_timeout=args.move_timeout)
+    _say_kinds([opponent])
     if args.explain and not isinstance(opponent, Explaining):
         raise ValueError(f"--explain shows our engine's beliefs: {args.opponent} has none to "
                          f"show; play {ENGINE_NAME} to use it")

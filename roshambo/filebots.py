@@ -1,10 +1,11 @@
 """Bots from files: rpscontest scripts and Kaggle ``rps`` agents as arena players.
 
 A player spec that ends in ``.py`` is a file; ``rpscontest:PATH`` and ``kaggle:PATH`` force
-the convention. Otherwise the kind is read from the file's syntax tree: a script that
-assigns the global ``output`` outside any function is an rpscontest script (rpscontest.com's
-runner convention); a file that defines a function or class at top level is a Kaggle agent
-(kaggle-environments calls the last top-level callable).
+the convention. Otherwise the kind is read from what the file's syntax tree does
+(:func:`detect`): a top-level function taking (observation, configuration) makes a Kaggle
+agent; top-level code that sets the global ``output`` makes an rpscontest script (the
+runner's convention). A file that could run either way, or neither, is refused with the two
+forced forms, and every command says once which kind a file was read as.
 
 :class:`FileBot` adapts such a file to the opponent protocol (``reset()``, ``move()``): the
 bot runs in its own child process (``filebot_child.py``, a fresh interpreter per match), so
@@ -30,6 +31,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,31 +58,146 @@ def is_file_spec(name: str) -> bool:
     return name.endswith(".py") or name.startswith(tuple(kind + ":" for kind in KINDS))
 
 
-def _assigns_output(tree: ast.Module) -> bool:
-    """Whether module-level code (or a function declaring ``global output``) sets ``output``."""
+# --- telling the two conventions apart ------------------------------------------------------
+# What the file does decides, not one assignment: a Kaggle agent is a top-level function (or
+# a callable class's __call__) that takes an observation and a configuration; an rpscontest
+# script is top-level code that sets the global ``output`` (and usually reads ``input``).
+
+OBSERVATION_KEYS = frozenset({"step", "lastOpponentAction", "reward", "remainingOverageTime"})
+CONFIGURATION_KEYS = frozenset({"signs", "episodeSteps", "actTimeout", "agentTimeout",
+                                "runTimeout", "tieRewardThreshold"})
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_SCOPES = (*_FUNCTIONS, ast.ClassDef)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What a file's syntax tree shows: the kind it reads as (None: neither or both) and why."""
+
+    kind: str | None
+    reason: str
+
+
+def _top_level(tree: ast.Module) -> list[ast.AST]:
+    """Every node of the module's own code, not inside a function or class body."""
+    found: list[ast.AST] = []
     pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            if any(isinstance(n, ast.Global) and "output" in n.names for n in ast.walk(node)):
-                return True
+        found.append(node)
+        if isinstance(node, _SCOPES):
+            # decorators and default values run at the top level; the body does not
+            if not isinstance(node, ast.Lambda):
+                pending.extend(node.decorator_list)
+            if not isinstance(node, ast.ClassDef):
+                pending.extend(d for d in (*node.args.defaults, *node.args.kw_defaults) if d)
             continue
-        if isinstance(node, ast.ClassDef):
-            continue
-        if isinstance(node, ast.Name) and node.id == "output" and isinstance(node.ctx, ast.Store):
-            return True
         pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _reads_input(nodes: list[ast.AST]) -> bool:
+    """Whether these nodes read the name ``input`` other than by calling the builtin."""
+    called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
+    return any(isinstance(node, ast.Name) and node.id == "input"
+               and isinstance(node.ctx, ast.Load) and id(node) not in called for node in nodes)
+
+
+def _sets_output(tree: ast.Module, top: list[ast.AST]) -> bool:
+    """Whether top-level code, or a function declaring ``global output``, sets ``output``."""
+    if any(isinstance(node, ast.Name) and node.id == "output" and isinstance(node.ctx, ast.Store)
+           for node in top):
+        return True
+    return any(isinstance(node, _FUNCTIONS[:2])
+               and any(isinstance(n, ast.Global) and "output" in n.names for n in ast.walk(node))
+               for node in ast.walk(tree))
+
+
+def _positional(arguments: ast.arguments, skip_self: bool) -> list[str]:
+    names = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+    return names[1:] if skip_self else names
+
+
+def _uses_keys(function: ast.AST, parameter: str, keys: frozenset[str]) -> bool:
+    """Whether the body reads ``parameter.KEY`` or ``parameter["KEY"]`` for one of ``keys``."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and node.attr in keys:
+            target = node.value
+        elif (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+              and node.slice.value in keys):
+            target = node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == parameter:
+            return True
     return False
 
 
+def _agent_shape(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+                 skip_self: bool = False) -> int:
+    """How much a function looks like an agent(observation, configuration): 2 when its
+    parameters carry Kaggle's names (obs..., conf.../cfg) or the body reads Kaggle's keys from
+    them, 1 for any other function of two positional parameters, else 0."""
+    names = _positional(function.args, skip_self)
+    if not 1 <= len(names) <= 2:
+        return 0
+    if names[0].lower().startswith("obs") or _uses_keys(function, names[0], OBSERVATION_KEYS):
+        return 2
+    if len(names) == 1:
+        return 0
+    if names[1].lower().startswith(("conf", "cfg")) or _uses_keys(function, names[1],
+                                                                  CONFIGURATION_KEYS):
+        return 2
+    return 1
+
+
+def _agents(tree: ast.Module) -> list[tuple[str, int]]:
+    """The top-level callables shaped like a Kaggle agent: (name, how much, as above)."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append((node.name, _agent_shape(node)))
+        elif isinstance(node, ast.ClassDef):
+            found.extend((node.name + ".__call__", _agent_shape(item, skip_self=True))
+                         for item in node.body
+                         if isinstance(item, ast.FunctionDef) and item.name == "__call__")
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            shape = _agent_shape(node.value)
+            found.extend((t.id, shape) for t in node.targets if isinstance(t, ast.Name))
+    return [(name, shape) for name, shape in found if shape]
+
+
+def detect(tree: ast.Module) -> Detection:
+    """Which convention a bot file's syntax tree follows, and why (see the section comment).
+
+    Top-level code that reads ``input`` and sets ``output`` is a script, unless a top-level
+    function also carries Kaggle's parameter names or keys: that file could run either way
+    and is refused. A function of two parameters otherwise makes an agent, even beside a
+    global named ``output``; a file that shows neither convention is refused.
+    """
+    top = _top_level(tree)
+    agents = _agents(tree)
+    strong = [name for name, shape in agents if shape == 2]
+    sets_output = _sets_output(tree, top)
+    script = sets_output and _reads_input(top)
+    if script and strong:
+        return Detection(None, f"it defines {strong[-1]}(observation, configuration), a Kaggle "
+                               f"agent, and its top-level code reads input and sets output, "
+                               f"an rpscontest script")
+    if script:
+        return Detection(RPSCONTEST, "its top-level code sets output from input")
+    if agents:
+        name = (strong or [name for name, _ in agents])[-1]
+        return Detection(KAGGLE, f"it defines {name}(observation, configuration)")
+    if sets_output:
+        return Detection(RPSCONTEST, "its top-level code sets output")
+    return Detection(None, "it neither defines a function of (observation, configuration) "
+                           "nor sets output at the top level")
+
+
 def detect_kind(tree: ast.Module) -> str | None:
-    """"rpscontest", "kaggle", or None when the syntax tree shows neither convention."""
-    if _assigns_output(tree):
-        return RPSCONTEST
-    if any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-           for node in tree.body):
-        return KAGGLE
-    return None
+    """"rpscontest", "kaggle", or None when the syntax tree shows neither or both."""
+    return detect(tree).kind
 
 
 @dataclass(frozen=True)
@@ -93,6 +210,7 @@ class BotSource:
     kind: str
     path: str
     source: str = field(repr=False)
+    reason: str = field(default="forced", compare=False)  # why this kind: see detect()
 
     @classmethod
     def read(cls, spec: str) -> BotSource:
@@ -110,13 +228,23 @@ class BotSource:
         except SyntaxError as exc:
             raise ValueError(f"bot file {str(path)!r} is not valid Python: line {exc.lineno}: "
                              f"{exc.msg}") from None
-        detected = kind if forced else detect_kind(tree)
-        if detected is None:
+        if forced:
+            return cls(kind, str(path.resolve()), source, reason="forced")
+        found = detect(tree)
+        if found.kind is None:
             raise ValueError(
-                f"cannot tell what kind of bot {str(path)!r} is: an rpscontest script sets the "
-                f"global output, a Kaggle agent defines a function; force one with "
+                f"cannot tell what kind of bot {str(path)!r} is: {found.reason}; force one with "
                 f"rpscontest:{path} or kaggle:{path}")
-        return cls(detected, str(path.resolve()), source)
+        return cls(found.kind, str(path.resolve()), source, reason=found.reason)
+
+    def describe(self, spec: str) -> str:
+        """One line saying how the file ``spec`` will run, and how to make it run the other way."""
+        kind = "an rpscontest script" if self.kind == RPSCONTEST else "a Kaggle agent"
+        if self.reason == "forced":
+            return f"bot file {spec}: runs as {kind} (forced)"
+        other = KAGGLE if self.kind == RPSCONTEST else RPSCONTEST
+        return (f"bot file {spec}: runs as {kind}, since {self.reason} "
+                f"(force the other reading with {other}:{spec})")
 
     @property
     def digest(self) -> str:
@@ -250,3 +378,14 @@ class FileBotFactory:
         """What identifies this player in a run log: kind, code digest, limits."""
         return (f"{self.source.kind} sha256:{self.source.digest} throws={self.throws} "
                 f"move_timeout={self.move_timeout:g}")
+
+
+def kind_lines(players: Iterable[object]) -> list[str]:
+    """One line per bot file among ``players`` (bots or factories) saying how it will run."""
+    lines = []
+    for player in players:
+        if isinstance(player, FileBot):
+            lines.append(player.source.describe(player.name))
+        elif isinstance(player, FileBotFactory):
+            lines.append(player.source.describe(player.label))
+    return lines

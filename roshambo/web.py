@@ -216,8 +216,8 @@ class GameStore:
         for label, value in (("max_games", max_games), ("max_rounds", max_rounds)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{label} must be a positive integer, got {value!r}")
-        for bot in bots:
-            BotSource.read(bot)  # a bad file is refused now, not in some game later
+        # a bad file is refused now, not in some game later
+        self.sources = {bot: BotSource.read(bot) for bot in bots}
         self.max_games = max_games
         self.max_rounds = max_rounds
         self.bots = tuple(bots)
@@ -543,6 +543,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, max_games: int = D
         raise ValueError(f"cannot listen on {host}:{port}: {err.strerror or err}; "
                          f"choose another --port (0 picks a free one)") from None
     with server:
+        for bot, source in application.games.sources.items():
+            stream.write(source.describe(bot) + "\n")
         stream.write(f"Rock, paper, scissors in the browser: open {url_of(server)}  "
                      f"(Ctrl-C stops the server)\n")
         stream.flush()

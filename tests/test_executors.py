@@ -93,3 +93,61 @@ def test_a_cluster_of_multithreaded_workers_is_refused(capsys) -> None:
                      "--scheduler", cluster.scheduler_address])
     assert code == 2
     assert "run 2 threads each: start them with --nthreads 1" in capsys.readouterr().err
+
+
+# --- a run killed outright leaves nothing behind -------------------------------------------
+
+def _children(pid: int) -> set[int]:
+    """Every live process whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has ended; it only waits to be reaped
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+def test_a_killed_tournament_leaves_no_worker_behind(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import REPO, python_env
+
+    command = [sys.executable, "-m", "roshambo", "tournament", "ai", "markov", "tree",
+               "rockbot", "--reps", "8", "--seed", "7", "--workers", "2",
+               "--out", str(tmp_path / "r.jsonl")]
+    run = subprocess.Popen(command, cwd=REPO, env=python_env(), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(run.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the pool's workers never started"
+        time.sleep(0.5)  # mid-run: the workers are playing
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [w for w in workers if _alive(w)]
+    finally:
+        if run.poll() is None:
+            run.kill()
+    for worker in left:
+        os.kill(worker, signal.SIGKILL)
+    assert not left, f"workers {left} outlived the killed run"

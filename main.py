@@ -7,7 +7,8 @@ With no arguments it does exactly what the official ``main.py`` does: 1000 games
     python main.py --test                  # run test_module's unit tests after the matches
     python main.py --plot results.png      # also draw the running win rates (needs matplotlib)
     python main.py --play [OPPONENT]       # a terminal session against OPPONENT: ai (default),
-                                           # any roshambo.opponents name, or classic:NAME
+                                           # any roshambo.opponents name, classic:NAME or a
+                                           # bot file (my_bot.py, rpscontest:PATH, kaggle:PATH)
     python main.py --play --explain        # ... showing what the engine believes each round
     python main.py --serve [PORT]          # play in the browser: http://127.0.0.1:8000/
                                            # (more options: python -m roshambo serve --help)
@@ -22,7 +23,8 @@ from typing import Callable, Sequence
 from RPS import player
 from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
 from roshambo.arena import ENGINE_NAME, known_names
-from roshambo.web import DEFAULT_PORT, port_number, serve
+from roshambo.options import port_number, positive_int
+from roshambo.web import DEFAULT_PORT, serve
 
 BOTS: dict[str, Callable[[str], str]] = {
     "quincy": quincy,
@@ -33,17 +35,6 @@ BOTS: dict[str, Callable[[str], str]] = {
 }
 DEFAULT_BOTS = ("quincy", "abbey", "kris", "mrugesh")
 ENGINE = ENGINE_NAME
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def bot_list(text: str) -> list[str]:
@@ -73,9 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plot", metavar="FILE", default=None,
                         help="also draw each match's running win rate to FILE (needs matplotlib)")
     parser.add_argument("--play", nargs="?", const=ENGINE, default=None, metavar="OPPONENT",
-                        help=f"play interactively in the terminal against OPPONENT, a name in "
-                        f"the arena's registry ({', '.join(known_names())}) or classic:NAME "
-                        f"(needs open_spiel); default {ENGINE}, our engine")
+                        help=f"play interactively in the terminal against OPPONENT: a name in "
+                        f"the arena's registry ({', '.join(known_names())}), classic:NAME "
+                        f"(needs open_spiel), or a bot file (PATH.py, rpscontest:PATH, "
+                        f"kaggle:PATH); default {ENGINE}, our engine")
     parser.add_argument("--explain", action="store_true",
                         help=f"with --play {ENGINE}: show what the engine believes after each round")
     parser.add_argument("--serve", nargs="?", type=port_number, const=DEFAULT_PORT, default=None,

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default=None, help="classic bots (default: all 43)")
     parser.add_argument("--no-dask", action="store_true", help="the process pool only")
     args = parser.parse_args(argv)
-    command = ["population", "--reps", str(args.reps), "--throws", str(args.throws)]
+    command = ["population", "--reps", str(args.reps), "--games", str(args.throws)]
     if args.bots:
         command += ["--bots", args.bots]
     population_args = build_parser().parse_args(command)

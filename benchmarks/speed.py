@@ -42,6 +42,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from roshambo import options
+
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
 DRIFT_CHUNKS = 10  # chunks timed at each end of a match for the last/first ratio
@@ -421,22 +423,25 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """The benchmark's options (shared with ``python -m roshambo bench``)."""
     parser = parser or argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default=",".join(str(n) for n in DEFAULT_SIZES),
-                        help="comma-separated match lengths (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=3, help="runs per size (median; default 3)")
-    parser.add_argument("--memory-moves", type=int, default=None,
+    parser.add_argument("--sizes", type=options.positive_ints, default=DEFAULT_SIZES,
+                        help="comma-separated match lengths (default: "
+                             + ",".join(str(n) for n in DEFAULT_SIZES) + ")")
+    parser.add_argument("--runs", type=options.positive_int, default=3,
+                        help="runs per size (median; default 3)")
+    parser.add_argument("--memory-moves", type=options.positive_int, default=None,
                         help="moves of the memory run (default: the largest size)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random moves (default 0)")
+    parser.add_argument("--seed", type=options.integer, default=0,
+                        help="seed of the random moves (default 0)")
     parser.add_argument("--breakdown", action="store_true",
                         help="instead: where the engine's time goes (meta levels, each predictor), in chains")
-    parser.add_argument("--matches", type=int, default=21,
+    parser.add_argument("--matches", type=options.positive_int, default=21,
                         help="with --breakdown: matches of the smallest size (median; default 21)")
     return parser
 
 
 def run(args: argparse.Namespace) -> str:
     """Measure as ``args`` say and return the formatted report."""
-    sizes = tuple(int(s) for s in str(args.sizes).split(",") if s.strip())
+    sizes = tuple(args.sizes)
     if args.breakdown:
         return format_breakdown(measure_breakdown(min(sizes), args.matches, args.seed))
     report = measure(sizes=sizes, runs=args.runs, memory_moves=args.memory_moves, seed=args.seed)

@@ -27,13 +27,22 @@ import random
 import statistics
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from .filebots import DEFAULT_MOVE_TIMEOUT, BotFailure, BotSource, FileBot, FileBotFactory, is_file_spec
+from .filebots import (
+    DEFAULT_MOVE_TIMEOUT,
+    KINDS,
+    BotFailure,
+    BotSource,
+    FileBot,
+    FileBotFactory,
+    is_file_spec,
+)
 from .moves import Move, check_move
 
 ENGINE_NAME = "ai"
@@ -148,6 +157,8 @@ class PopulationMetrics:
     agg: float
     worst: str
     win_rate: float
+    wins: int  # throws won, and won or lost, over all the candidate's matches
+    decisive: int
 
 
 @dataclass(frozen=True)
@@ -447,6 +458,8 @@ def population_metrics(results: Iterable[MatchResult], candidate: str) -> Popula
         agg=pr - pe,
         worst=worst.opponent,
         win_rate=100.0 * wins / decisive if decisive else 0.0,
+        wins=wins,
+        decisive=decisive,
     )
 
 
@@ -490,6 +503,23 @@ def expand_names(names: Iterable[str]) -> list[str]:
         else:
             expanded.append(name)
     return expanded
+
+
+def short_labels(names: Sequence[str]) -> dict[str, str]:
+    """Each player spec's label for tables: a bot file by its file name (``my_bot.py``,
+    ``kaggle:agent.py`` when forced), unless two files would share one; others as given."""
+    def short(name: str) -> str:
+        if not is_file_spec(name):
+            return name
+        kind, _, rest = name.partition(":")
+        if kind in KINDS and rest:
+            return f"{kind}:{Path(rest).name}"
+        return Path(name).name
+
+    shorts = {name: short(name) for name in names}
+    taken = Counter(shorts.values())
+    return {name: label if taken[label] == 1 and (label == name or label not in shorts) else name
+            for name, label in shorts.items()}
 
 
 def make_player(name: str, rng: random.Random | None = None, *,

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from . import report
+from . import options, report
 from .arena import (
     CLASSIC_PREFIX,
     DEFAULT_THROWS,
@@ -35,6 +35,7 @@ from .arena import (
     known_names,
     play_match,
     resolve,
+    short_labels,
     tournament,
 )
 from .classic_field import OpenSpielMissing
@@ -42,34 +43,13 @@ from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
 from .filebots import DEFAULT_MOVE_TIMEOUT, kind_lines
 from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
-from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT, port_number
+from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
 PLAYER_SPECS = ("a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, "
                 "kaggle:PATH)")
 MATRIX_MAX = 20  # wider cross-tables go to --cross-table FILE.csv only
 SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
-    return value
-
-
-def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
-    return value
 
 
 def _scheduler(text: str) -> ExecutorChoice:
@@ -80,21 +60,25 @@ def _scheduler(text: str) -> ExecutorChoice:
 
 
 def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--move-timeout", type=_timeout, default=DEFAULT_MOVE_TIMEOUT,
+    parser.add_argument("--move-timeout", type=options.seconds, default=DEFAULT_MOVE_TIMEOUT,
                         metavar="SECONDS",
                         help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
                              "over it, the bot forfeits the match)")
 
 
-def _add_run_options(parser: argparse.ArgumentParser, *, reps: int, games: str,
-                     reps_flags: Sequence[str] = ("--reps",)) -> None:
-    parser.add_argument(games, dest="games", type=_positive, default=DEFAULT_THROWS,
+def _add_run_options(parser: argparse.ArgumentParser, *, reps: int) -> None:
+    parser.add_argument("--games", dest="games", type=options.positive_int, default=DEFAULT_THROWS,
                         help=f"throws per match (default {DEFAULT_THROWS})")
-    parser.add_argument(*reps_flags, dest="reps", type=_positive, default=reps,
-                        help=f"repetitions of every pairing (default {reps})")
-    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
+    parser.add_argument("--reps", dest="reps", type=options.positive_int, default=reps,
+                        help=f"matches of every pairing (default {reps})")
+    # the names these options had in earlier versions, still taken but not shown
+    parser.add_argument("--throws", dest="games", type=options.positive_int,
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument("--matches", dest="reps", type=options.positive_int,
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument("--workers", type=options.positive_int, default=os.cpu_count() or 1,
                         help="processes to play in (default: all cores; 1 = in-process)")
-    parser.add_argument("--seed", type=int, default=None, help="master seed (default: random, printed)")
+    parser.add_argument("--seed", type=options.integer, default=None, help="master seed (default: random, printed)")
     parser.add_argument("--csv", type=Path, help="write one row per match to this CSV file")
     parser.add_argument("--json", type=Path, help="write the whole run to this JSON file")
     parser.add_argument("--out", type=Path, metavar="FILE.jsonl",
@@ -117,41 +101,50 @@ def build_parser() -> argparse.ArgumentParser:
         "population", help="our engine against the 43 classic bots (needs open_spiel)",
         description="A candidate against the classic RoShamBo field (open_spiel), with PR, PE "
                     "and AGG (Lanctot et al. 2023) beside classic bots measured in the same run.")
-    _add_run_options(population, reps=3, games="--throws")
-    population.add_argument("--bots", type=_names, default=None,
+    _add_run_options(population, reps=3)
+    population.add_argument("--bots", type=options.names, default=None,
                             help="comma-separated classic bot names (default: all 43)")
     population.add_argument("--player", default=ENGINE_NAME,
                             help=f"the candidate: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
-    population.add_argument("--compare", type=_names, default=_names(COMPARE_DEFAULT),
+    population.add_argument("--compare", type=options.names, default=options.names(COMPARE_DEFAULT),
                             help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; "
                                  "'' for none)")
 
-    match = commands.add_parser("match", help="one seeded match between two players")
+    match = commands.add_parser(
+        "match", help="one seeded match between two players",
+        description="One match between two players, counted from A's side: wins, losses, "
+                    "ties, score and win rate, with the seed that replays it.")
     match.add_argument("a", metavar="A", help=f"a player: {PLAYER_SPECS}")
     match.add_argument("b", metavar="B", help="the other player")
-    match.add_argument("--games", type=_positive, default=DEFAULT_THROWS,
+    match.add_argument("--games", type=options.positive_int, default=DEFAULT_THROWS,
                        help=f"throws (default {DEFAULT_THROWS})")
-    match.add_argument("--seed", type=int, default=None, help="seed (default: random, printed)")
+    match.add_argument("--seed", type=options.integer, default=None, help="seed (default: random, printed)")
     _add_plot_option(match, "A's running win rate over the match")
     _add_move_timeout(match)
 
-    robin = commands.add_parser("tournament", help="round robin among named players")
+    robin = commands.add_parser(
+        "tournament", help="round robin among named players",
+        description="Every pair of players meets --reps times; the standings rank them by PR, "
+                    "PE and AGG (Lanctot et al. 2023), with the cross-table of mean scores.")
     robin.add_argument("names", nargs="*", metavar="NAME",
                        help="players: registry names, classic:NAME, classic:* (all 43 classic "
                             "bots), or bot files (PATH.py, rpscontest:PATH, kaggle:PATH); "
                             "default: ai and every registered opponent")
-    _add_run_options(robin, reps=1, games="--games")
+    _add_run_options(robin, reps=1)
     robin.add_argument("--cross-table", type=Path, metavar="FILE.csv",
                        help="write the cross-table of mean scores (row vs column) as CSV")
 
-    h2h = commands.add_parser("headtohead", help="a player against a list of opponents")
+    h2h = commands.add_parser(
+        "headtohead", help="a player against a list of opponents",
+        description="One player against each opponent --reps times: mean score, its standard "
+                    "error, win rate and matches won/lost/drawn, per opponent.")
     h2h.add_argument("opponents", nargs="*", metavar="OPPONENT",
                      help="opponents, each " + PLAYER_SPECS + ", or classic:* for the whole "
                           "classic field (default: classic:greenberg classic:iocainebot "
                           "copy-attacker)")
     h2h.add_argument("--player", default=ENGINE_NAME,
                      help=f"the player: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
-    _add_run_options(h2h, reps=20, games="--games", reps_flags=("--matches", "--reps"))
+    _add_run_options(h2h, reps=20)
     _add_plot_option(h2h, "the player's running win rate over its first match against each "
                           "opponent")
 
@@ -162,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"the opponent: {PLAYER_SPECS} (default {ENGINE_NAME!r}, our engine)")
     session.add_argument("--explain", action="store_true",
                          help="show what the engine believes after each round (opponent ai)")
-    session.add_argument("--seed", type=int, default=None,
+    session.add_argument("--seed", type=options.integer, default=None,
                          help="seed the opponent (default: from the OS)")
     _add_move_timeout(session)
 
@@ -171,18 +164,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the browser app (roshambo.web:app) with the standard library's "
                     "threaded WSGI server and print its URL; Ctrl-C stops it.")
     web.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
-    web.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+    web.add_argument("--port", type=options.port_number, default=DEFAULT_PORT,
                      help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    web.add_argument("--max-games", type=_positive, default=DEFAULT_MAX_GAMES,
+    web.add_argument("--max-games", type=options.positive_int, default=DEFAULT_MAX_GAMES,
                      help=f"games kept at once; the least recently used is evicted "
                           f"(default {DEFAULT_MAX_GAMES})")
-    web.add_argument("--max-rounds", type=_positive, default=DEFAULT_MAX_ROUNDS,
+    web.add_argument("--max-rounds", type=options.positive_int, default=DEFAULT_MAX_ROUNDS,
                      help=f"rounds a game may last (default {DEFAULT_MAX_ROUNDS})")
     web.add_argument("--bot", action="append", default=[], metavar="PATH",
                      help="a bot file (PATH.py, rpscontest:PATH or kaggle:PATH) to offer as an "
                           "opponent too; repeat for more")
 
-    bench = commands.add_parser("bench", help="per-move time and memory of the engine")
+    bench = commands.add_parser(
+        "bench", help="per-move time and memory of the engine",
+        description="The engine's time a move (median of fresh matches against random moves, "
+                    "in us and in the write-up's Markov chains) and its memory; --breakdown "
+                    "shows where a move's time goes.")
     speed = _load_speed()
     if speed is not None:
         speed.build_parser(bench)
@@ -236,8 +233,12 @@ def _timed_tournament(args: argparse.Namespace,
     return result, time.perf_counter() - start, where
 
 
-def _factories(names: Sequence[str], args: argparse.Namespace) -> dict[str, Factory]:
-    factories = {name: resolve(name, throws=args.games, move_timeout=args.move_timeout)
+def _factories(names: Sequence[str], args: argparse.Namespace,
+               among: Sequence[str] = ()) -> dict[str, Factory]:
+    """Each player by its table label (a bot file by its file name unless it would clash with
+    another of ``names`` or ``among``: see ``short_labels``)."""
+    labels = short_labels([*names, *among])
+    factories = {labels[name]: resolve(name, throws=args.games, move_timeout=args.move_timeout)
                  for name in names}
     _say_kinds(factories.values())
     return factories
@@ -320,7 +321,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout)
     b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout)
     _say_kinds([a] if args.a == args.b else [a, b])
-    print(report.format_match(play_match(a, b, args.games, seed, labels=(args.a, args.b))))
+    labels = short_labels([args.a, args.b])
+    print(report.format_match(play_match(a, b, args.games, seed,
+                                         labels=(labels[args.a], labels[args.b]))))
     if args.plot is not None:
         _draw([trace_match(a, b, args.games, seed, label=args.b)], args.plot, player=args.a)
     return 0
@@ -358,8 +361,8 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
         raise ValueError(f"duplicate opponents in {opponents}")
     if args.player in opponents:
         raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
-    entrants = _factories(opponents, args)
-    candidates = _factories([args.player], args)
+    entrants = _factories(opponents, args, among=[args.player])
+    candidates = _factories([args.player], args, among=opponents)
     result, seconds, where = _timed_tournament(args, entrants=entrants, candidates=candidates,
                                         n=args.games, reps=args.reps, seed=_run_seed(args))
     print(report.format_header(result))
@@ -373,7 +376,7 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
         traces = [trace_match(candidates[m.player], entrants[m.opponent], m.n, m.seed,
                               label=m.opponent) for m in firsts]
         first = f" (first of {args.reps} matches)" if args.reps > 1 else ""
-        _draw(traces, args.plot, player=args.player + first)
+        _draw(traces, args.plot, player=next(iter(candidates)) + first)
     return 0
 
 

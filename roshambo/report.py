@@ -33,11 +33,16 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return "\n".join([line(cells[0]), rule, *(line(row) for row in cells[1:])])
 
 
+def rate(wins: int, decisive: int) -> str:
+    """A win rate for tables: '66.7%', or '-' before any decisive game (as the browser shows)."""
+    return f"{100.0 * wins / decisive:.1f}%" if decisive else "-"
+
+
 def format_match(result: MatchResult) -> str:
     """One match in a line or two, with its seed."""
     text = (f"{result.player} vs {result.opponent}: {result.n} games, seed {result.seed}\n"
             f"  wins {result.wins}  losses {result.losses}  ties {result.ties}  "
-            f"score {result.score:+d}  win rate {result.win_rate:.1f}%")
+            f"score {result.score:+d}  win rate {rate(result.wins, result.decisive)}")
     if result.forfeit is not None:
         text += "\n  " + format_forfeit(result)
     return text
@@ -63,7 +68,7 @@ def format_forfeits(result: TournamentResult) -> str:
 def format_metrics(metrics: Sequence[PopulationMetrics], label: str = "candidate") -> str:
     """PR, PE, AGG (Lanctot et al. 2023) and the fCC win rate, one row per candidate."""
     rows = [(m.candidate, f"{m.pr:.1f}", f"{m.pe:.1f}", f"{m.agg:.1f}", m.worst,
-             f"{m.win_rate:.1f}%") for m in metrics]
+             rate(m.wins, m.decisive)) for m in metrics]
     return table((label, "PR", "PE", "AGG", "worst member", "win rate"), rows)
 
 
@@ -92,7 +97,8 @@ def format_headtohead(result: TournamentResult) -> str:
             m for m in result.oriented() if (m.player, m.opponent) == (pair.player, pair.opponent))
         error = f"{pair.std_score / pair.matches ** 0.5:.1f}" if pair.matches > 1 else "-"
         rows.append((pair.player, pair.opponent, pair.matches, _mean_std(pair), error,
-                     f"{pair.mean_win_rate:.1f}%", f"{won}/{lost}/{drawn}"))
+                     f"{pair.mean_win_rate:.1f}%" if pair.wins + pair.losses else "-",
+                     f"{won}/{lost}/{drawn}"))
     return table(("player", "opponent", "matches", "mean score ± std", "std error", "win rate", "W/L/D"),
                  rows)
 

@@ -18,6 +18,7 @@ from .agent import Belief
 from .arena import make_player
 from .filebots import DEFAULT_MOVE_TIMEOUT, BotFailure
 from .moves import NAMES, Move, outcome
+from .report import rate
 
 QUIT: Final = "quit"
 PROMPT: Final = "Your move ([r]ock, [p]aper, [s]cissors, [q]uit): "
@@ -134,7 +135,7 @@ def format_score(score: Score, opponent: str) -> str:
     """'you 2, quincy 1, ties 0; your win rate 66.7%'."""
     return (
         f"you {score.wins}, {opponent} {score.losses}, ties {score.ties}; "
-        f"your win rate {score.win_rate:.1f}%"
+        f"your win rate {rate(score.wins, score.wins + score.losses)}"
     )
 
 

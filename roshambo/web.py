@@ -27,7 +27,6 @@ ended when the game is forgotten or evicted; a bot that fails forfeits the game 
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -49,6 +48,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 from .agent import Belief
 from .arena import ENGINE_NAME, known_names
 from .filebots import BotFailure, BotSource
+from .options import port_number  # noqa: F401 (re-exported)
 from .moves import LETTERS, Move
 from .terminal import QUIT, Explaining, Round, Score, Session, parse_command, session_opponent
 
@@ -87,18 +87,6 @@ class Response:
     body: bytes
     content_type: str = "application/json; charset=utf-8"
     headers: tuple[tuple[str, str], ...] = ()
-
-
-def port_number(text: str) -> int:
-    """argparse type for the port to serve on: 0 to 65535 (0 picks a free one); anything
-    else is refused naming the value."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {value}")
-    return value
 
 
 def json_response(status: HTTPStatus, data: object,

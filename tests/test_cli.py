@@ -1,6 +1,7 @@
 """``python -m roshambo``: every subcommand on tiny sizes, files, plots, errors, missing extras."""
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 
@@ -8,7 +9,11 @@ import pytest
 
 from roshambo import cli
 from roshambo.arena import known_names
-from roshambo.cli import _load_speed, main
+from pathlib import Path
+
+from roshambo.cli import _load_speed, build_parser, main
+
+REPO = Path(__file__).resolve().parent.parent
 
 MISSING_PYSPIEL = (
     "import sys; sys.modules['pyspiel'] = None\n"  # makes `import pyspiel` raise ImportError
@@ -118,8 +123,10 @@ def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
     code = main(["bench", "--breakdown", "--sizes", "30", "--matches", "1"])
     out = capsys.readouterr().out
     assert code == 0 and "its meta levels alone" in out and "windows64-mine" in out and "chains" in out
-    assert main(["bench", "--breakdown", "--sizes", "30", "--matches", "0"]) == 2
-    assert "need moves >= 1 and matches >= 1, not 30 and 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["bench", "--breakdown", "--sizes", "30", "--matches", "0"])
+    assert refused.value.code == 2
+    assert "argument --matches: expected a positive integer, got '0'" in capsys.readouterr().err
 
 
 def test_bench_breakdown_replays_the_engine_or_says_why_not(monkeypatch) -> None:
@@ -230,3 +237,76 @@ def test_play_refuses_bad_requests_before_the_session(capsys, args, complaint) -
     assert main(args) == 2
     captured = capsys.readouterr()
     assert complaint in captured.err and captured.out == ""
+
+
+# --- one dialect: every option of a kind refuses a bad value the same way ------------------
+
+@pytest.mark.parametrize("argv, option, value", [
+    (["match", "ai", "rockbot", "--games", "abc"], "--games", "abc"),
+    (["tournament", "ai", "rockbot", "--games", "0"], "--games", "0"),
+    (["headtohead", "rockbot", "--reps", "x"], "--reps", "x"),
+    (["population", "--games", "-3"], "--games", "-3"),
+    (["tournament", "ai", "rockbot", "--workers", "two"], "--workers", "two"),
+    (["match", "ai", "rockbot", "--seed", "1.5"], "--seed", "1.5"),
+    (["bench", "--sizes", "abc"], "--sizes", "abc"),
+    (["bench", "--sizes", "100,0"], "--sizes", "100,0"),
+    (["bench", "--runs", "none"], "--runs", "none"),
+    (["serve", "--port", "70000"], "--port", "70000"),
+    (["serve", "--max-games", "0"], "--max-games", "0"),
+    (["play", "--seed", "x"], "--seed", "x"),
+])
+def test_a_bad_value_is_refused_naming_the_option_and_the_value(capsys, argv, option,
+                                                                 value) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument {option}: expected " in err and f"got {value!r}" in err
+    assert "invalid" not in err and "Traceback" not in err
+
+
+def subcommand(name: str) -> argparse.ArgumentParser:
+    [commands] = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return commands.choices[name]
+
+
+def test_one_name_per_idea_with_the_old_names_still_taken(capsys) -> None:
+    parser = build_parser()
+    for command in ("population", "tournament", "headtohead"):
+        help_text = subcommand(command).format_help()
+        assert "--games" in help_text and "--reps" in help_text
+        assert "--throws" not in help_text and "--matches" not in help_text
+    old = parser.parse_args(["headtohead", "rockbot", "--matches", "3", "--throws", "50"])
+    new = parser.parse_args(["headtohead", "rockbot", "--reps", "3", "--games", "50"])
+    assert (old.reps, old.games) == (new.reps, new.games) == (3, 50)
+
+
+@pytest.mark.parametrize("command", ["population", "match", "tournament", "headtohead", "play",
+                                     "serve", "bench"])
+def test_every_command_has_a_description(command: str) -> None:
+    sub = subcommand(command)
+    assert sub.description and len(sub.description) > 30
+
+
+def test_bot_files_are_named_by_file_name_unless_two_collide(tmp_path, capsys) -> None:
+    source = (REPO / "tests" / "bots" / "rpscontest_cycle.py").read_text()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    for folder in ("a", "b"):
+        (tmp_path / folder / "same.py").write_text(source)
+    lone = str(tmp_path / "a" / "same.py")
+    assert main(["tournament", lone, "rockbot", "--games", "10", "--seed", "1",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "same.py" in out and str(tmp_path) not in out
+    twins = [lone, str(tmp_path / "b" / "same.py")]
+    assert main(["tournament", *twins, "rockbot", "--games", "10", "--seed", "1",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(twin in out for twin in twins)
+
+
+def test_a_win_rate_without_a_decisive_game_reads_a_dash(capsys) -> None:
+    assert main(["match", "rockbot", "rockbot", "--games", "10", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate -" in out and "0.0%" not in out

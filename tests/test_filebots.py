@@ -301,7 +301,7 @@ def test_the_cross_table_is_written_on_request(tmp_path, capsys) -> None:
     assert main(["tournament", "rockbot", "rotatebot", CYCLE, "--games", "30", "--seed", "1",
                  "--workers", "1", "--cross-table", str(path)]) == 0
     rows = [line.split(",") for line in path.read_text(encoding="utf-8").splitlines()]
-    assert rows[0] == ["player", "rockbot", "rotatebot", CYCLE]
+    assert rows[0] == ["player", "rockbot", "rotatebot", "rpscontest_cycle.py"]
     assert rows[1][:2] == ["rockbot", ""] and rows[2][2] == ""
     assert float(rows[1][2]) == -float(rows[2][1])  # one match seen from both sides
     assert f"wrote {path}" in capsys.readouterr().out
@@ -357,7 +357,7 @@ def test_a_bad_move_timeout_is_refused_with_exit_2(capsys, value: str) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["match", CYCLE, "rockbot", "--move-timeout", value])
     assert exit_.value.code == 2
-    assert f"expected a positive number of seconds, got {value}" in capsys.readouterr().err
+    assert f"argument --move-timeout: expected a positive number of seconds, got '{value}'" in capsys.readouterr().err
 
 
 # --- the browser ----------------------------------------------------------------------------

@@ -58,8 +58,8 @@ def test_verbose_prints_every_game(run_python):
 @pytest.mark.parametrize("args, complaint", [
     (["--bots", "quincy,bob"], "unknown bot(s) bob"),
     (["--bots", ","], "(none given)"),
-    (["--games", "0"], "must be at least 1"),
-    (["--games", "ten"], "not an integer"),
+    (["--games", "0"], "argument --games: expected a positive integer, got '0'"),
+    (["--games", "ten"], "argument --games: expected a positive integer, got 'ten'"),
     (["--explain"], "--explain only works with --play ai"),
     (["--play", "kris", "--explain"], "use it with --play ai"),
     (["--play", "--games", "5"], "does not take --games"),

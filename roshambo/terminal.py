@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 import sys
+import textwrap
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol, TextIO, runtime_checkable
 
 from .agent import Belief
 from .arena import make_player
+from .explanation import explain
 from .filebots import DEFAULT_MOVE_TIMEOUT, BotFailure
 from .moves import NAMES, Move, outcome
 from .report import rate
@@ -26,6 +28,7 @@ _WORDS: dict[str, Move] = {word: move for move, name in enumerate(NAMES) for wor
 _QUIT_WORDS = frozenset({"q", "quit"})
 # How many rounds a classic open_spiel bot is built for: far more than anyone types.
 SESSION_THROWS: Final = 100_000
+BELIEF_WIDTH: Final = 88  # --explain wraps its sentences to this many columns
 
 
 class Opponent(Protocol):
@@ -148,14 +151,14 @@ def format_round(played: Round, opponent: str) -> str:
     )
 
 
-def format_belief(belief: Belief) -> str:
-    """What the engine trusts now: the family and strategy on top, then the details."""
-    return (
-        f"  engine: {belief.family} on top (strategy {belief.strategy}, window {belief.window},"
-        f" rotation {belief.rotation}, score {belief.score:.2f}"
-        f"{', hedging' if belief.hedging else ''}{', cautious' if belief.cautious else ''}"
-        f"{', exact' if belief.exact else ''})"
-    )
+def format_belief(belief: Belief, width: int = BELIEF_WIDTH) -> str:
+    """What the engine believes, in the browser page's words (``explanation.explain``):
+    what it follows and why, then over which stretch, how sure, and whether it hedges."""
+    words = explain(belief)
+    said = [f"{words.lead}{belief.family}. {words.idea}",
+            f"Window: {words.window}. Record: {words.record}. Mode: {words.mode_text}."]
+    return "\n".join(textwrap.fill(text, width, initial_indent="  ", subsequent_indent="    ")
+                     for text in said)
 
 
 def format_summary(score: Score, opponent: str, reason: str) -> str:

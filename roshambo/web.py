@@ -47,6 +47,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from .agent import Belief
 from .arena import ENGINE_NAME, known_names
+from .explanation import explain
 from .filebots import BotFailure, BotSource
 from .options import port_number  # noqa: F401 (re-exported)
 from .moves import LETTERS, Move
@@ -119,6 +120,7 @@ def belief_data(belief: Belief | None) -> dict[str, object] | None:
         return None
     data = asdict(belief)
     data["score"] = round(belief.score, 2)
+    data["words"] = asdict(explain(belief))  # the sentences the page shows, as the terminal's
     return data
 
 

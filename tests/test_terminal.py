@@ -157,17 +157,24 @@ def test_run_session_shows_beliefs_with_explain():
     out = io.StringIO()
     run_session(BelievingOpponent([ROCK, ROCK]), explain=True, stdin=io.StringIO("p\nr\n"), stdout=out)
     lines = out.getvalue().splitlines()
-    assert lines.count(format_belief(markov_belief("markov.1"))) == 1
-    assert sum("engine: markov on top" in line for line in lines) == 2
+    assert out.getvalue().count(format_belief(markov_belief("markov.1"))) == 1
+    assert sum(line.startswith("  It follows markov.") for line in lines) == 2
 
 
-def test_format_belief_names_family_strategy_window_rotation_and_hedging():
+def test_format_belief_says_what_it_follows_over_what_how_sure_and_whether_it_hedges():
     assert format_belief(markov_belief("markov.2", hedging=True)) == (
-        "  engine: markov on top (strategy markov.2, window 9, rotation 1, score 1.50, hedging)")
-    assert format_belief(markov_belief("markov.2")).endswith("rotation 1, score 1.50)")
-    assert format_belief(markov_belief("markov.2", cautious=True)).endswith("score 1.50, cautious)")
+        "  It is hedging; its best idea is markov. The markov idea counts what was played after\n"
+        "    each short run of moves (a Markov chain). This idea predicts your move, and the AI\n"
+        "    second-guesses it by 2 steps.\n"
+        "  Window: the strategy with the best record over the last 9 rounds. Record: +1.50 (wins\n"
+        "    minus losses of following it; each older round counts 1% less). Mode: hedging: it\n"
+        "    trusts no strategy and plays at random.")
+    assert " ".join(format_belief(markov_belief("markov.2")).split()).endswith(
+        "Mode: confident: it follows the strategy.")
+    assert "Mode: cautious: it played for a tie or a win." in " ".join(
+        format_belief(markov_belief("markov.2", cautious=True)).split())
     exact = dataclasses.replace(markov_belief("period16-their.0"), exact=True)
-    assert format_belief(exact).endswith("score 1.50, exact)")
+    assert "Window: none: a rule you have kept" in format_belief(exact)
 
 
 def test_run_session_against_the_real_agent_with_explain():
@@ -175,7 +182,8 @@ def test_run_session_against_the_real_agent_with_explain():
     score = run_session(Agent(random.Random(7)), explain=True,
                         stdin=io.StringIO("r\n" * 12), stdout=out)
     assert score.rounds == 12
-    assert sum("engine:" in line and "on top" in line for line in out.getvalue().splitlines()) == 12
+    assert sum(line.startswith("  It ") for line in out.getvalue().splitlines()) == 12
+    assert out.getvalue().count("Mode:") == 12
 
 
 def test_session_opponent_builds_fresh_players_by_registry_name():
@@ -231,7 +239,7 @@ def test_play_kris_through_a_subprocess_with_scripted_stdin(run_python):
 def test_play_ai_with_explain_through_a_subprocess(run_python):
     done = run_python("main.py", "--play", "--explain", stdin="r\np\ns\nquit\n")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("engine:") == 3
+    assert done.stdout.count("Mode:") == 3
     assert "Game over (quit) after 3 rounds" in done.stdout
 
 

@@ -40,7 +40,8 @@ from roshambo.moves import outcome  # noqa: E402
 
 LETTERS = "RPS"
 RESULTS = {1: "win", 0: "tie", -1: "loss"}
-BELIEF_KEYS = {"strategy", "family", "window", "rotation", "score", "hedging", "cautious", "exact"}
+BELIEF_KEYS = {"strategy", "family", "window", "rotation", "score", "hedging", "cautious", "exact",
+               "words"}
 
 
 @dataclass(frozen=True)

@@ -215,7 +215,7 @@ def test_play_defaults_to_our_engine_and_explains(run_python) -> None:
     done = run_python("-m", "roshambo", "play", "--explain", stdin="r\np\nq\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Rock, paper, scissors against ai.")
-    assert done.stdout.count("engine:") == 2
+    assert done.stdout.count("Mode:") == 2
     assert "Game over (quit) after 2 rounds" in done.stdout
 
 

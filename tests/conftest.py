@@ -20,6 +20,12 @@ REPO = Path(__file__).resolve().parent.parent
 RunPython = Callable[..., subprocess.CompletedProcess]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests (marked slow) first, so that pytest-xdist's workers start them at
+    once and share out the short ones around them, instead of one of them finishing last."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def python_env(hashseed: str | None = None) -> dict[str, str]:
     """The current environment with the repository importable (and a fixed hash seed if given)."""
     env = dict(os.environ)

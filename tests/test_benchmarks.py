@@ -108,6 +108,7 @@ def load_relatives():  # type: ignore[no-untyped-def]
     return load_benchmark("relatives.py", "relatives_bench")
 
 
+@pytest.mark.slow
 def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> None:
     bench = load_relatives()
     members = ["reaction:lag=1,mode=beat", "cycle:pattern=RP,noise=0.1"]

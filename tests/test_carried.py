@@ -343,6 +343,7 @@ def test_an_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: st
     assert max(carried[1:]) <= 10 and 2 * sum(carried[1:]) < sum(reset[1:]), (carried, reset)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["context:k=2,decay=1,rotation=0,noise=0.2",
                                   "context:k=3,decay=1,rotation=0,noise=0.1"])
 def test_a_noisy_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: str) -> None:

@@ -546,6 +546,9 @@ def lagged_rolls_reference(rounds: Sequence[Round], reference: str, max_lag: int
     return (side[n - 1 - lag] + roll) % 3
 
 
+_EXPECTED: dict[tuple[int, tuple[int | None, ...], tuple[Move, ...]], list[Move | None]] = {}
+
+
 def decayed_contexts_reference(rounds: Sequence[Round], max_order: int,
                                memories: tuple[int | None, ...], min_score: int) -> Move | None:
     """Recount from scratch, exactly. A pair (order k, memory m) expects, after n rounds, the
@@ -559,6 +562,14 @@ def decayed_contexts_reference(rounds: Sequence[Round], max_order: int,
     keep = Fraction(SCORE_KEEP)
 
     def expected_after(n: int) -> list[Move | None]:
+        # a pure function of their first n moves: recounted once per prefix and remembered,
+        # since the agreement tests ask for every prefix of one script (O(n^4) otherwise)
+        key = (max_order, memories, tuple(theirs[:n]))
+        if key not in _EXPECTED:
+            _EXPECTED[key] = recount(n)
+        return _EXPECTED[key]
+
+    def recount(n: int) -> list[Move | None]:
         out: list[Move | None] = []
         for k in range(1, max_order + 1):
             for decay in decays:

@@ -347,3 +347,11 @@ def test_the_switchers_benchmark_refuses_what_it_cannot_compare(tmp_path: Path) 
     for before in (tmp_path / "missing.json", bad):
         with pytest.raises(SystemExit):
             switches.main(["--compare", str(before), str(bad)])
+
+
+def test_the_identity_hash_is_the_same_under_any_hash_seed(run_python) -> None:
+    first = run_python("benchmarks/identity.py", "--games", "30", hashseed="1")
+    second = run_python("benchmarks/identity.py", "--games", "30", hashseed="2")
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout.split()[:2] == second.stdout.split()[:2]
+    assert re.fullmatch(r"ident [0-9a-f]{16}", " ".join(first.stdout.split()[:2]))

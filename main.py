@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import sys
 import unittest
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from RPS import player
-from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
 from roshambo.arena import ENGINE_NAME, known_names
 from roshambo.options import port_number, positive_int
 from roshambo.web import DEFAULT_PORT, serve
+from RPS import player
+from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
 
 BOTS: dict[str, Callable[[str], str]] = {
     "quincy": quincy,
@@ -112,7 +112,13 @@ def run_matches(bots: Sequence[str], games: int, verbose: bool, plot: str | None
             play(player, BOTS[name], games, verbose=verbose)
         return 0
 
-    from roshambo.plotting import MatchTrace, MatplotlibMissing, MoveRecorder, draw, require_matplotlib
+    from roshambo.plotting import (
+        MatchTrace,
+        MatplotlibMissing,
+        MoveRecorder,
+        draw,
+        require_matplotlib,
+    )
 
     try:
         require_matplotlib()

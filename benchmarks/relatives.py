@@ -93,7 +93,7 @@ for spec, match_seeds in seeds:
             ours, theirs = a, b
         out.append([spec, wins, losses, lost, best_wins, best_losses])
 print(json.dumps(out))
-""" % ROUNDS
+""" % ROUNDS  # noqa: UP031 (a program text with braces of its own)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ if input == "" or "roshambo_agent" not in globals():
                           "or put the folder that contains roshambo/ on sys.path") from error
     roshambo.moves.parse_letter(input)  # a bad first input raises before any engine exists
     roshambo_agent = roshambo.agent.Agent(
-        random.Random(roshambo_seed) if "roshambo_seed" in globals() else None)
+        random.Random(globals()["roshambo_seed"]) if "roshambo_seed" in globals() else None)
     output = roshambo.moves.to_letter(roshambo_agent.move(None))
 else:
     output = roshambo.moves.to_letter(roshambo_agent.move(roshambo.moves.parse_letter(input)))

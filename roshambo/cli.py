@@ -41,8 +41,8 @@ from .arena import (
 from .classic_field import OpenSpielMissing
 from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
 from .filebots import DEFAULT_MOVE_TIMEOUT, kind_lines
-from .runlog import read_seed
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
+from .runlog import read_seed
 from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
 
 COMPARE_DEFAULT = "greenberg,iocainebot"

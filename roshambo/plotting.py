@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Final, Sequence
+from typing import Final
 
 from .arena import Factory, Player
 from .moves import Move, check_move, outcome, parse_letter, to_letter

@@ -49,8 +49,8 @@ from .agent import Belief
 from .arena import ENGINE_NAME, known_names
 from .explanation import explain
 from .filebots import BotFailure, BotSource
-from .options import port_number  # noqa: F401 (re-exported)
 from .moves import LETTERS, Move
+from .options import port_number  # noqa: F401 (re-exported)
 from .terminal import QUIT, Explaining, Round, Score, Session, parse_command, session_opponent
 
 DEFAULT_HOST: Final = "127.0.0.1"

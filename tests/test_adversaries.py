@@ -12,7 +12,14 @@ import pytest
 from roshambo.agent import Agent
 from roshambo.ensemble import Ensemble, EnsembleConfig
 from roshambo.moves import Move, beats, outcome
-from roshambo.opponents import BanditEnsemble, CopyAttacker, EngineCopy, EngineVariant, HedgeReader, ModernMatcher
+from roshambo.opponents import (
+    BanditEnsemble,
+    CopyAttacker,
+    EngineCopy,
+    EngineVariant,
+    HedgeReader,
+    ModernMatcher,
+)
 from roshambo.opponents.modern import LatestContext
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
@@ -257,7 +257,7 @@ def test_belief_fields_after_moves() -> None:
     agent = Agent(random.Random(51))
     names = strategy_names()
     families = {belief_family(name) for name in names}
-    for _, theirs in against(agent, "abbey", 52, 200):
+    for _, _theirs in against(agent, "abbey", 52, 200):
         belief = agent.belief()
         assert belief.strategy in names
         assert belief.family in families and belief.strategy.startswith(belief.family)

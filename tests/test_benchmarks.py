@@ -10,7 +10,6 @@ import pytest
 from conftest import load_benchmark
 
 
-
 def load_scenarios():  # type: ignore[no-untyped-def]
     return load_benchmark("fcc_scenarios.py", "fcc_scenarios")
 

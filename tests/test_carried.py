@@ -11,14 +11,20 @@ import random
 
 import pytest
 
+import RPS
 from roshambo.agent import Agent
 from roshambo.ensemble import Ensemble
 from roshambo.moves import Move
 from roshambo.opponents import make_opponent
-from roshambo.predictors import (CARRIED, PREDICTORS, CarriedOver, CountingWindows, Factory, FrequencyCounter,
-                                 MarkovChain)
-
-import RPS
+from roshambo.predictors import (
+    CARRIED,
+    PREDICTORS,
+    CarriedOver,
+    CountingWindows,
+    Factory,
+    FrequencyCounter,
+    MarkovChain,
+)
 
 
 class Recorder:

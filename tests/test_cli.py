@@ -4,13 +4,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
 from roshambo import cli
 from roshambo.arena import known_names
-from pathlib import Path
-
 from roshambo.cli import _load_speed, build_parser, main
 
 REPO = Path(__file__).resolve().parent.parent

@@ -10,15 +10,26 @@ import dataclasses
 import math
 import random
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Callable
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from roshambo.ensemble import FIELD, GUARD, SURE, Choice, Ensemble, EnsembleConfig, _halvings, _hopeless, _largest, _sure
+from roshambo.ensemble import (
+    FIELD,
+    GUARD,
+    SURE,
+    Choice,
+    Ensemble,
+    EnsembleConfig,
+    _halvings,
+    _hopeless,
+    _largest,
+    _sure,
+)
 from roshambo.moves import PAPER, ROCK, Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
@@ -1072,7 +1083,7 @@ def test_a_choice_is_recorded_once() -> None:
     """``observe`` without a ``choose`` in between (a caller replaying known rounds) must not
     count the last choice's result again."""
     ensemble = Ensemble(random.Random(4))
-    for r in range(30):
+    for _ in range(30):
         choice = ensemble.choose()
         ensemble.observe(choice.move, (choice.move + 1) % 3)
     record = (ensemble._wins, ensemble._losses, ensemble._beaten)

@@ -6,7 +6,6 @@ import sys
 
 import pytest
 
-from RPS_game import play
 from roshambo.arena import Registered, play_match
 from roshambo.moves import outcome, parse_letter
 from roshambo.plotting import (
@@ -19,6 +18,7 @@ from roshambo.plotting import (
     running_win_rate,
     trace_match,
 )
+from RPS_game import play
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -13,14 +13,15 @@ import itertools
 import random
 import re
 import time
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import executed_lines
 
+from conftest import executed_lines
 from roshambo.moves import Move, beats, outcome
 from roshambo.opponents.relatives import Noisy, make_relative
 from roshambo.predictors import (
@@ -36,11 +37,11 @@ from roshambo.predictors import (
     RandomGuess,
     SharpestContext,
     TieReadingFrequency,
+    periods,
 )
 from roshambo.predictors.base import ENTRY_ORDERS, TieContexts, argmax3, entry_code
 from roshambo.predictors.decayed import SCORE_KEEP, DecayedContexts
 from roshambo.predictors.meta import MetaOfAgents
-from roshambo.predictors import periods
 from roshambo.predictors.periods import PeriodicMoves
 from roshambo.predictors.windows import FIELD, RULE_CAP, CountingWindows
 
@@ -1186,7 +1187,7 @@ def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(order: tuple[Mo
     predictor = CalibratedMarkovChain(1, num_records=10)
     theirs: list[Move] = []
     errors = []
-    for i in range(1000):
+    for _ in range(1000):
         if theirs:
             last_ten = theirs[-10:]
             hidden = hidden_choice([last_ten.count(m) for m in range(3)], order)

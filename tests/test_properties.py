@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings

@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from conftest import python_env
 
 REPO = Path(__file__).resolve().parent.parent

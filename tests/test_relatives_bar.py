@@ -45,7 +45,7 @@ def decisive_games(spec: str) -> list[tuple[int, int, int, int]]:
     bot = make_opponent(spec, random.Random(1))
     engine = Agent(random.Random(100))
     records = []
-    for match in range(2):
+    for _match in range(2):
         engine.new_match()
         wins = losses = best_wins = best_losses = 0
         ours = theirs = None

@@ -13,8 +13,8 @@ import random
 import resource
 
 import pytest
-from conftest import executed_lines
 
+from conftest import executed_lines
 from roshambo.agent import Agent
 from roshambo.moves import Move, outcome
 from roshambo.opponents import make_opponent

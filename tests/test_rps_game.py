@@ -13,6 +13,7 @@ import json
 import random
 import sys
 from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -14,7 +14,7 @@ import functools
 import io
 import random
 import re
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
@@ -110,7 +110,7 @@ def test_other_string_raises_value_error_naming_the_value(engine_slot: list, bad
     assert _names_the_accepted_ones(str(error.value)), str(error.value)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def undisturbed(seed: int, their_seed: int, rounds: int) -> tuple[str, ...]:
     """``reference`` of a random opponent, played once and shared by the cases that ask."""
     return tuple(reference(seed, random_letters(their_seed, rounds)))

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO, python_env
 from roshambo.arena import Forfeit, MatchResult, Registered, tournament
 from roshambo.cli import main
 from roshambo.runlog import match_line, read_seed, result_from_line
-
-from conftest import REPO, python_env
 
 NAMES = ("rockbot", "rotatebot", "random", "markov")
 

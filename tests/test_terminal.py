@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from conftest import REPO, python_env
 from roshambo.agent import Agent, Belief
 from roshambo.arena import known_names
 from roshambo.moves import PAPER, ROCK, SCISSORS, Move
@@ -29,7 +30,6 @@ from roshambo.terminal import (
     run_session,
     session_opponent,
 )
-from conftest import REPO, python_env
 
 
 class ScriptedOpponent:

@@ -22,10 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, python_env
-from roshambo.agent import family_of
 from roshambo.arena import known_names
 from roshambo.moves import LETTERS, outcome
-from roshambo.predictors import PREDICTORS
 from roshambo.web import (
     CSV_COLUMNS,
     MAX_BODY,

@@ -8,6 +8,7 @@ test's to judge: a shared machine makes any bound on it flaky.
 from __future__ import annotations
 
 import pytest
+
 from conftest import load_benchmark
 
 

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from test_web import Client
 
 from conftest import REPO, python_env
 from roshambo.web import MAX_BODY
-from test_web import Client
 
 
 def exercise(client: Client) -> None:

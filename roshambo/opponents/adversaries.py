@@ -10,7 +10,8 @@ engine itself, with another seed or another configuration.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 from ..ensemble import EnsembleConfig
 from ..moves import Move, beats, check_move

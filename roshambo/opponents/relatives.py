@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from ..moves import LETTERS, Move, beats, check_move
 

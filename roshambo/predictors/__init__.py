@@ -6,7 +6,7 @@ instance per entry, plus a mirrored twin that sees the histories swapped (P').
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from .base import Predictor
 from .blend import BlendedContexts

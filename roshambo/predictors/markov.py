@@ -15,7 +15,15 @@ from collections import deque
 from collections.abc import Sequence
 
 from ..moves import Move
-from .base import SYMBOLS, WorksInOneHalf, argmax3, check_half, check_positive, check_source, real_side
+from .base import (
+    SYMBOLS,
+    WorksInOneHalf,
+    argmax3,
+    check_half,
+    check_positive,
+    check_source,
+    real_side,
+)
 
 
 class ContinuationCounts:

@@ -63,7 +63,15 @@ from array import array
 from collections.abc import Callable
 
 from ..moves import Move
-from .base import TIED, TieContexts, WorksInOneHalf, check_half, check_positive, check_source, entry_code
+from .base import (
+    TIED,
+    TieContexts,
+    WorksInOneHalf,
+    check_half,
+    check_positive,
+    check_source,
+    entry_code,
+)
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 # the whole match's counts less the smallest, capped (a larger gap never makes a tie)

@@ -8,6 +8,7 @@ of an opponent that keeps its state between matches, as the fCC bots do, carry o
 that move answers none of ours. The input is validated before anything changes, so a bad
 call raises and leaves the match exactly as it was.
 """
+
 from roshambo.agent import Agent
 from roshambo.moves import parse_letter, to_letter
 

@@ -13,6 +13,7 @@ With no arguments it does exactly what the official ``main.py`` does: 1000 games
     python main.py --serve [PORT]          # play in the browser: http://127.0.0.1:8000/
                                            # (more options: python -m roshambo serve --help)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,28 +54,58 @@ def build_parser() -> argparse.ArgumentParser:
         description="RoShamBo against freeCodeCamp's bots. With no options: 1000 games "
         "against quincy, abbey, kris and mrugesh, as the official main.py does.",
     )
-    parser.add_argument("--games", type=positive_int, default=None, metavar="N",
-                        help="games per match (default 1000)")
-    parser.add_argument("--bots", type=bot_list, default=None, metavar="NAMES",
-                        help=f"comma-separated bots to play, in order, from {','.join(BOTS)} "
-                        f"(default {','.join(DEFAULT_BOTS)})")
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="games per match (default 1000)",
+    )
+    parser.add_argument(
+        "--bots",
+        type=bot_list,
+        default=None,
+        metavar="NAMES",
+        help=f"comma-separated bots to play, in order, from {','.join(BOTS)} "
+        f"(default {','.join(DEFAULT_BOTS)})",
+    )
     parser.add_argument("--verbose", action="store_true", help="print every game")
-    parser.add_argument("--test", action="store_true",
-                        help="run the unit tests in test_module.py after the matches")
-    parser.add_argument("--plot", metavar="FILE", default=None,
-                        help="also draw each match's running win rate to FILE (needs matplotlib)")
-    parser.add_argument("--play", nargs="?", const=ENGINE, default=None, metavar="OPPONENT",
-                        help=f"play interactively in the terminal against OPPONENT: a name in "
-                        f"the arena's registry ({', '.join(known_names())}), classic:NAME "
-                        f"(needs open_spiel), or a bot file (PATH.py, rpscontest:PATH, "
-                        f"kaggle:PATH); default {ENGINE}, our engine")
-    parser.add_argument("--explain", action="store_true",
-                        help=f"with --play {ENGINE}: show what the engine believes after each round")
-    parser.add_argument("--serve", nargs="?", type=port_number, const=DEFAULT_PORT, default=None,
-                        metavar="PORT",
-                        help=f"play in the browser: serve the web app on http://127.0.0.1:PORT/ "
-                        f"(default {DEFAULT_PORT}; 0 picks a free port; more options: "
-                        f"python -m roshambo serve --help)")
+    parser.add_argument(
+        "--test", action="store_true", help="run the unit tests in test_module.py after the matches"
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        default=None,
+        help="also draw each match's running win rate to FILE (needs matplotlib)",
+    )
+    parser.add_argument(
+        "--play",
+        nargs="?",
+        const=ENGINE,
+        default=None,
+        metavar="OPPONENT",
+        help=f"play interactively in the terminal against OPPONENT: a name in "
+        f"the arena's registry ({', '.join(known_names())}), classic:NAME "
+        f"(needs open_spiel), or a bot file (PATH.py, rpscontest:PATH, "
+        f"kaggle:PATH); default {ENGINE}, our engine",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help=f"with --play {ENGINE}: show what the engine believes after each round",
+    )
+    parser.add_argument(
+        "--serve",
+        nargs="?",
+        type=port_number,
+        const=DEFAULT_PORT,
+        default=None,
+        metavar="PORT",
+        help=f"play in the browser: serve the web app on http://127.0.0.1:PORT/ "
+        f"(default {DEFAULT_PORT}; 0 picks a free port; more options: "
+        f"python -m roshambo serve --help)",
+    )
     return parser
 
 
@@ -149,19 +180,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.serve is not None:
-        clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
-                                              ("--verbose", args.verbose), ("--test", args.test),
-                                              ("--plot", args.plot), ("--play", args.play),
-                                              ("--explain", args.explain)) if value]
+        clashing = [
+            flag
+            for flag, value in (
+                ("--games", args.games),
+                ("--bots", args.bots),
+                ("--verbose", args.verbose),
+                ("--test", args.test),
+                ("--plot", args.plot),
+                ("--play", args.play),
+                ("--explain", args.explain),
+            )
+            if value
+        ]
         if clashing:
             parser.error(f"--serve starts the web app; it does not take {', '.join(clashing)}")
         return run_server(parser, args.serve)
     if args.play is not None:
-        clashing = [flag for flag, value in (("--games", args.games), ("--bots", args.bots),
-                                              ("--verbose", args.verbose), ("--test", args.test),
-                                              ("--plot", args.plot)) if value]
+        clashing = [
+            flag
+            for flag, value in (
+                ("--games", args.games),
+                ("--bots", args.bots),
+                ("--verbose", args.verbose),
+                ("--test", args.test),
+                ("--plot", args.plot),
+            )
+            if value
+        ]
         if clashing:
-            parser.error(f"--play is an interactive session; it does not take {', '.join(clashing)}")
+            parser.error(
+                f"--play is an interactive session; it does not take {', '.join(clashing)}"
+            )
         return run_interactive(parser, args.play, args.explain)
     if args.explain:
         parser.error(f"--explain only works with --play {ENGINE}")

@@ -17,6 +17,7 @@ the executor.
 
     python benchmarks/cluster.py [--reps 1] [--rounds 3] [--throws 1000] [--bots a,b,...]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,16 +60,25 @@ def configurations(dask: bool) -> list[tuple[str, int]]:
     return [(kind, workers) for kind in kinds for workers in (1, 2)]
 
 
-def timed(kind: str, workers: int, population_args: argparse.Namespace) -> tuple[Run, TournamentResult]:
+def timed(
+    kind: str, workers: int, population_args: argparse.Namespace
+) -> tuple[Run, TournamentResult]:
     population, candidates = population_players(population_args)
     choice = ExecutorChoice("process") if kind == "process" else ExecutorChoice("local", workers)
     opened = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder, open_executor(choice) as (executor, _):
         log = Path(folder) / "run.jsonl"
         start = time.perf_counter()
-        result = tournament(population, candidates=candidates, n=population_args.games,
-                            reps=population_args.reps, seed=SEED, workers=workers,
-                            executor=executor, out=log)
+        result = tournament(
+            population,
+            candidates=candidates,
+            n=population_args.games,
+            reps=population_args.reps,
+            seed=SEED,
+            workers=workers,
+            executor=executor,
+            out=log,
+        )
         seconds = time.perf_counter() - start
         lines = log.read_text(encoding="utf-8").splitlines()[1:]
         busy = sum(json.loads(line)["seconds"] for line in lines) / seconds
@@ -103,9 +113,11 @@ def main(argv: list[str] | None = None) -> int:
             first = tables.setdefault((kind, workers), result)
             if result != first or result != next(iter(tables.values())):
                 raise SystemExit(f"{kind} with {workers} worker(s) changed the results")
-            print(f"round {round_ + 1}: {kind} x{workers}: {run.matches} matches in "
-                  f"{run.seconds:.1f} s ({run.per_second:.2f}/s, {run.busy:.2f} at once)",
-                  file=sys.stderr)
+            print(
+                f"round {round_ + 1}: {kind} x{workers}: {run.matches} matches in "
+                f"{run.seconds:.1f} s ({run.per_second:.2f}/s, {run.busy:.2f} at once)",
+                file=sys.stderr,
+            )
     rows = []
     for kind, workers in configurations(dask):
         mine = [r for r in runs if (r.executor, r.workers) == (kind, workers)]
@@ -113,13 +125,35 @@ def main(argv: list[str] | None = None) -> int:
         base = statistics.median(r.per_second for r in runs if (r.executor, r.workers) == (kind, 1))
         startup = statistics.median(r.startup for r in mine)
         busy = statistics.median(r.busy for r in mine)
-        rows.append((f"{kind} ({'--workers ' if kind == 'process' else '--scheduler local:'}{workers})",
-                     workers, mine[0].matches, f"{rate:.2f}", f"{rate / base:.2f}x", f"{busy:.2f}",
-                     f"{startup:.1f} s" if kind == "dask" else "-"))
-    print(f"population: {len(runs) // len(configurations(dask))} interleaved rounds, "
-          f"{population_args.reps} rep(s), {population_args.games} throws, seed {SEED}")
-    print(table(("executor", "workers", "matches", "matches/s (median)", "vs 1 worker",
-                 "in parallel", "cluster start-up"), rows))
+        rows.append(
+            (
+                f"{kind} ({'--workers ' if kind == 'process' else '--scheduler local:'}{workers})",
+                workers,
+                mine[0].matches,
+                f"{rate:.2f}",
+                f"{rate / base:.2f}x",
+                f"{busy:.2f}",
+                f"{startup:.1f} s" if kind == "dask" else "-",
+            )
+        )
+    print(
+        f"population: {len(runs) // len(configurations(dask))} interleaved rounds, "
+        f"{population_args.reps} rep(s), {population_args.games} throws, seed {SEED}"
+    )
+    print(
+        table(
+            (
+                "executor",
+                "workers",
+                "matches",
+                "matches/s (median)",
+                "vs 1 worker",
+                "in parallel",
+                "cluster start-up",
+            ),
+            rows,
+        )
+    )
     return 0
 
 

@@ -28,6 +28,7 @@ so the pairs differ by a few games either way: for changes that reach the openin
 matches the standard error of the total came out at 67 to 142 games over 3,600 to 4,800
 matches, and a difference within two of them is noise.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -106,8 +107,14 @@ def play_process(hash_seed: int, bots: list[str], engine_seed: int | None) -> li
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     seed = "" if engine_seed is None else str(engine_seed + hash_seed)
-    done = subprocess.run([sys.executable, "-c", SCRIPT, seed, *bots], capture_output=True,
-                          text=True, cwd=ROOT, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, seed, *bots],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -118,14 +125,21 @@ def measure(hash_seeds: int, workers: int, engine_seed: int | None, first: int =
     seeds = range(first, first + hash_seeds)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         chains = {seed: pool.submit(play_process, seed, chained, engine_seed) for seed in seeds}
-        fresh = {(seed, bot): pool.submit(play_process, seed, [bot], engine_seed)
-                 for seed in seeds for bot in BOTS}
-        matches = [Match(label, seed, bot, rate, tuple(lost), tuple(hedged))
-                   for seed, job in chains.items()
-                   for label, bot, (rate, lost, hedged) in zip(labels, chained, job.result())]
-        matches += [Match("fresh", seed, bot, rate, tuple(lost), tuple(hedged))
-                    for (seed, bot), job in fresh.items()
-                    for rate, lost, hedged in job.result()]
+        fresh = {
+            (seed, bot): pool.submit(play_process, seed, [bot], engine_seed)
+            for seed in seeds
+            for bot in BOTS
+        }
+        matches = [
+            Match(label, seed, bot, rate, tuple(lost), tuple(hedged))
+            for seed, job in chains.items()
+            for label, bot, (rate, lost, hedged) in zip(labels, chained, job.result())
+        ]
+        matches += [
+            Match("fresh", seed, bot, rate, tuple(lost), tuple(hedged))
+            for (seed, bot), job in fresh.items()
+            for rate, lost, hedged in job.result()
+        ]
     return matches
 
 
@@ -135,14 +149,18 @@ def save(matches: list[Match], path: Path) -> None:
 
 def load(path: Path) -> list[Match]:
     rows = json.loads(path.read_text())
-    return [Match(**{**row, "lost": tuple(row["lost"]), "hedged": tuple(row["hedged"])}) for row in rows]
+    return [
+        Match(**{**row, "lost": tuple(row["lost"]), "hedged": tuple(row["hedged"])}) for row in rows
+    ]
 
 
 def table(matches: list[Match]) -> str:
     """Per bot and scenario, then per bot overall: win rates (lowest, mean, share at 99%) and
     games lost (mean, most, share after the opening)."""
-    lines = [f"{'bot':8}  {'scenario':16}  {'matches':>7}  {'lowest':>7}  {'mean':>7}  {'>= 99%':>7}"
-             f"  {'lost':>5}  {'most':>4}  {f'after {EARLY}':>8}"]
+    lines = [
+        f"{'bot':8}  {'scenario':16}  {'matches':>7}  {'lowest':>7}  {'mean':>7}  {'>= 99%':>7}"
+        f"  {'lost':>5}  {'most':>4}  {f'after {EARLY}':>8}"
+    ]
     scenarios = ["fresh", *ROUNDS, "all"]
     for bot in BOTS:
         for scenario in scenarios:
@@ -153,10 +171,12 @@ def table(matches: list[Match]) -> str:
             reached = sum(rate >= BAR for rate in rates)
             losses = sum(m.losses for m in group)
             late = sum(m.late for m in group)
-            lines.append(f"{bot:8}  {scenario:16}  {len(rates):7}  {min(rates):7.2f}  "
-                         f"{statistics.fmean(rates):7.2f}  {reached:3}/{len(rates):<3}  "
-                         f"{losses / len(group):5.2f}  {max(m.losses for m in group):4}  "
-                         f"{late / losses if losses else 0.0:8.0%}")
+            lines.append(
+                f"{bot:8}  {scenario:16}  {len(rates):7}  {min(rates):7.2f}  "
+                f"{statistics.fmean(rates):7.2f}  {reached:3}/{len(rates):<3}  "
+                f"{losses / len(group):5.2f}  {max(m.losses for m in group):4}  "
+                f"{late / losses if losses else 0.0:8.0%}"
+            )
     total = sum(m.rate >= BAR for m in matches)
     lines.append(f"all matches at 99% or more: {total} of {len(matches)}")
     return "\n".join(lines)
@@ -192,13 +212,17 @@ def opening(matches: list[Match]) -> str:
                 if i < OPENING:
                     hedged[i] += 1
         n = len(group)
-        lines.append(f"{bot:8}  " + " ".join(f"{lost[i] / n:.2f}({hedged[i] / n:.2f})" for i in range(OPENING)))
+        lines.append(
+            f"{bot:8}  "
+            + " ".join(f"{lost[i] / n:.2f}({hedged[i] / n:.2f})" for i in range(OPENING))
+        )
     return "\n".join(lines)
 
 
 def compare(before: list[Match], after: list[Match]) -> str:
     """Games lost by two runs over the same matches, paired, with the standard error of the
     difference over the pairs."""
+
     def key(m: Match) -> tuple[str, int, str]:
         return m.scenario, m.hash_seed, m.bot
 
@@ -206,13 +230,19 @@ def compare(before: list[Match], after: list[Match]) -> str:
     second = {key(m): m for m in after}
     common = [k for k in first if k in second]
     if len(common) < 2:
-        raise ValueError(f"the runs share {len(common)} matches: compare runs over the same hash seeds")
+        raise ValueError(
+            f"the runs share {len(common)} matches: compare runs over the same hash seeds"
+        )
     diffs = [second[k].losses - first[k].losses for k in common]
     spread = statistics.stdev(diffs) * len(diffs) ** 0.5
-    lines = [f"{len(common)} paired matches ({len(first) - len(common)} and {len(second) - len(common)} unpaired)",
-             f"games lost: {sum(first[k].losses for k in common)} -> {sum(second[k].losses for k in common)}, "
-             f"difference {sum(diffs):+d} +- {spread:.0f} (standard error over the pairs)",
-             f"{'bot':8}  {'lost a match':>14}  " + "  ".join(f"{f'>= {k}':>9}" for k in TAIL) + f"  {'< 99%':>9}"]
+    lines = [
+        f"{len(common)} paired matches ({len(first) - len(common)} and {len(second) - len(common)} unpaired)",
+        f"games lost: {sum(first[k].losses for k in common)} -> {sum(second[k].losses for k in common)}, "
+        f"difference {sum(diffs):+d} +- {spread:.0f} (standard error over the pairs)",
+        f"{'bot':8}  {'lost a match':>14}  "
+        + "  ".join(f"{f'>= {k}':>9}" for k in TAIL)
+        + f"  {'< 99%':>9}",
+    ]
     for bot in (*BOTS, "all"):
         keys = [k for k in common if bot in ("all", k[2])]
         if not keys:
@@ -220,7 +250,9 @@ def compare(before: list[Match], after: list[Match]) -> str:
         a = [first[k] for k in keys]
         b = [second[k] for k in keys]
         means = f"{statistics.fmean(m.losses for m in a):.2f} -> {statistics.fmean(m.losses for m in b):.2f}"
-        counts = "  ".join(f"{sum(m.losses >= t for m in a):3} -> {sum(m.losses >= t for m in b):<3}" for t in TAIL)
+        counts = "  ".join(
+            f"{sum(m.losses >= t for m in a):3} -> {sum(m.losses >= t for m in b):<3}" for t in TAIL
+        )
         misses = f"{sum(m.rate < BAR for m in a):3} -> {sum(m.rate < BAR for m in b):<3}"
         lines.append(f"{bot:8}  {means:>14}  {counts}  {misses}")
     return "\n".join(lines)
@@ -228,14 +260,28 @@ def compare(before: list[Match], after: list[Match]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hash-seeds", type=int, default=20, help="how many hash seeds (default 20)")
-    parser.add_argument("--first-hash-seed", type=int, default=0, help="the first hash seed (default 0)")
+    parser.add_argument(
+        "--hash-seeds", type=int, default=20, help="how many hash seeds (default 20)"
+    )
+    parser.add_argument(
+        "--first-hash-seed", type=int, default=0, help="the first hash seed (default 0)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="interpreters at once (default 2)")
-    parser.add_argument("--engine-seed", type=int, default=None,
-                        help="seed the engine (plus the hash seed); default: OS entropy")
+    parser.add_argument(
+        "--engine-seed",
+        type=int,
+        default=None,
+        help="seed the engine (plus the hash seed); default: OS entropy",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
-    parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
-                        help="compare two saved runs instead of playing")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        default=None,
+        help="compare two saved runs instead of playing",
+    )
     args = parser.parse_args(argv)
     if args.compare:
         try:
@@ -247,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.hash_seeds < 1 or args.workers < 1:
         parser.error("--hash-seeds and --workers must be at least 1")
     if args.first_hash_seed < 0 or args.first_hash_seed + args.hash_seeds > 2**32:
-        parser.error(f"invalid --first-hash-seed {args.first_hash_seed}: hash seeds run from 0 to 4294967295")
+        parser.error(
+            f"invalid --first-hash-seed {args.first_hash_seed}: hash seeds run from 0 to 4294967295"
+        )
     matches = measure(args.hash_seeds, args.workers, args.engine_seed, args.first_hash_seed)
     if args.json:
         save(matches, args.json)

@@ -11,6 +11,7 @@ are interleaved round after round.
 
     python benchmarks/filebots.py [--moves 2000] [--rounds 5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,10 +66,16 @@ def main(argv: list[str] | None = None) -> int:
             samples["in-process class"].append(measure(RockBot(), args.moves))
             for kind, spec in specs.items():
                 samples[f"{kind} file"].append(
-                    measure(make_player(spec, random.Random(1)), args.moves))
-    rows = [(name, f"{1000 * statistics.median(f for f, _ in runs):.1f} ms",
-             f"{1e6 * statistics.median(m for _, m in runs):.1f} us")
-            for name, runs in samples.items()]
+                    measure(make_player(spec, random.Random(1)), args.moves)
+                )
+    rows = [
+        (
+            name,
+            f"{1000 * statistics.median(f for f, _ in runs):.1f} ms",
+            f"{1e6 * statistics.median(m for _, m in runs):.1f} us",
+        )
+        for name, runs in samples.items()
+    ]
     print(f"{args.rounds} interleaved rounds of {args.moves} moves (medians)")
     print(table(("bot", "start-up (first move)", "per move"), rows))
     return 0

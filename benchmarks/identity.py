@@ -9,6 +9,7 @@ adversaries, and relatives of every family, each at two engine seeds, under
     python benchmarks/identity.py              # prints the hash and how long it took
     python benchmarks/identity.py --games 300  # a quicker, different hash
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,9 +29,14 @@ from roshambo.opponents import make_opponent  # noqa: E402
 
 FCC = ("quincy", "abbey", "kris", "mrugesh")
 ADVERSARIES = ("copy-attacker", "hedge-reader", "modern-matcher", "bandit-ensemble", "tree")
-RELATIVES = ("counter:window=20,target=least", "counter:window=all,tie=last",
-             "context:k=2,decay=0.8,rotation=1", "reaction:lag=3,mode=beat",
-             "cycle:pattern=RPPSR,noise=0.1", "switcher:period=50,seed=3")
+RELATIVES = (
+    "counter:window=20,target=least",
+    "counter:window=all,tie=last",
+    "context:k=2,decay=0.8,rotation=1",
+    "reaction:lag=3,mode=beat",
+    "cycle:pattern=RPPSR,noise=0.1",
+    "switcher:period=50,seed=3",
+)
 ENGINE_SEEDS = (0, 1)
 HASH_SEED = "0"
 
@@ -62,15 +68,19 @@ def identity(games: int = 1000) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     if os.environ.get("PYTHONHASHSEED") != HASH_SEED:  # mrugesh breaks ties in set order
-        os.execve(sys.executable, [sys.executable, *sys.argv],
-                  {**os.environ, "PYTHONHASHSEED": HASH_SEED})
+        os.execve(
+            sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": HASH_SEED}
+        )
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=options.positive_int, default=1000,
-                        help="games per match (default 1000)")
+    parser.add_argument(
+        "--games", type=options.positive_int, default=1000, help="games per match (default 1000)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    print(f"ident {identity(args.games)}  ({len(ENGINE_SEEDS) * (2 * len(FCC) + len(ADVERSARIES) + len(RELATIVES))} "
-          f"matches of {args.games} games, {time.perf_counter() - start:.0f} s)")
+    print(
+        f"ident {identity(args.games)}  ({len(ENGINE_SEEDS) * (2 * len(FCC) + len(ADVERSARIES) + len(RELATIVES))} "
+        f"matches of {args.games} games, {time.perf_counter() - start:.0f} s)"
+    )
     return 0
 
 

@@ -21,6 +21,7 @@ standard error over the pairs).
     python benchmarks/opening.py quincy --rounds 100 --matches 4000   # the tail of games lost
     python benchmarks/opening.py --compare BEFORE.json AFTER.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -102,7 +103,9 @@ def play_opening(opponent: str, rounds: int, match: int) -> tuple[int, list[bool
 def measure(opponent: str, rounds: int, matches: int, workers: int = 2) -> Opening:
     """Play the openings of ``matches`` matches against ``opponent`` (in ``workers`` processes)."""
     if rounds < 1 or matches < 1:
-        raise ValueError(f"need at least one round and one match, got rounds={rounds}, matches={matches}")
+        raise ValueError(
+            f"need at least one round and one match, got rounds={rounds}, matches={matches}"
+        )
     make_player(opponent)  # a bad name fails here, with the arena's message
     jobs = range(matches)
     if workers > 1:
@@ -117,27 +120,45 @@ def measure(opponent: str, rounds: int, matches: int, workers: int = 2) -> Openi
         for r in range(rounds):
             lost[r] += match_lost[r]
             followed[r] += match_followed[r]
-    return Opening(opponent, rounds, scores, tuple(lost), tuple(followed),
-                   tuple(sum(match_lost) for match_lost in lost_by_match), expected)
+    return Opening(
+        opponent,
+        rounds,
+        scores,
+        tuple(lost),
+        tuple(followed),
+        tuple(sum(match_lost) for match_lost in lost_by_match),
+        expected,
+    )
 
 
 def report(opening: Opening, shown: int = 12) -> str:
     """The mean score ± standard error, the games lost a match (mean, most, the tail), and
     the first ``shown`` rounds' shares."""
     n = len(opening.scores)
-    head = (f"{opening.opponent}: {opening.mean:+.2f} +- {opening.stderr:.2f} over the first "
-            f"{opening.rounds} rounds of {n} matches (hedged rounds at 0: "
-            f"{opening.expected_mean:+.2f} +- {opening.expected_stderr:.2f})")
+    head = (
+        f"{opening.opponent}: {opening.mean:+.2f} +- {opening.stderr:.2f} over the first "
+        f"{opening.rounds} rounds of {n} matches (hedged rounds at 0: "
+        f"{opening.expected_mean:+.2f} +- {opening.expected_stderr:.2f})"
+    )
     shown = min(shown, opening.rounds)
 
     def cells(counts: tuple[int, ...]) -> str:
         return " ".join(f"{c / n:4.2f}" for c in counts[:shown])
 
     tail = " ".join(f">={k}: {sum(games >= k for games in opening.losses)}" for k in TAIL)
-    summary = (f"  games lost a match: mean {statistics.fmean(opening.losses):.2f}, most {max(opening.losses)};"
-               f" matches with {tail}")
-    return "\n".join([head, summary, f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
-                      f"  lost      {cells(opening.lost)}", f"  followed  {cells(opening.followed)}"])
+    summary = (
+        f"  games lost a match: mean {statistics.fmean(opening.losses):.2f}, most {max(opening.losses)};"
+        f" matches with {tail}"
+    )
+    return "\n".join(
+        [
+            head,
+            summary,
+            f"  round     {' '.join(f'{r + 1:4d}' for r in range(shown))}",
+            f"  lost      {cells(opening.lost)}",
+            f"  followed  {cells(opening.followed)}",
+        ]
+    )
 
 
 def compare(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, list[int]]]) -> str:
@@ -149,14 +170,18 @@ def compare(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, 
             continue
         old, new = before[opponent], after[opponent]
         if old.get("rounds") != new.get("rounds") or len(old["scores"]) != len(new["scores"]):
-            raise ValueError(f"{opponent}: the runs differ in rounds or matches, so they cannot be paired")
+            raise ValueError(
+                f"{opponent}: the runs differ in rounds or matches, so they cannot be paired"
+            )
         cells = []
         for key, label in (("scores", "score"), ("expected", "hedged rounds at 0")):
             if key not in old or key not in new:
                 continue
             differences = [b - a for a, b in zip(old[key], new[key])]
-            cells.append(f"{label} {statistics.fmean(old[key]):+.2f} -> {statistics.fmean(new[key]):+.2f}"
-                         f" ({statistics.fmean(differences):+.2f} +- {_stderr(differences):.2f})")
+            cells.append(
+                f"{label} {statistics.fmean(old[key]):+.2f} -> {statistics.fmean(new[key]):+.2f}"
+                f" ({statistics.fmean(differences):+.2f} +- {_stderr(differences):.2f})"
+            )
         lines.append(f"{opponent}: " + "; ".join(cells))
     if not lines:
         raise ValueError("the runs share no opponent")
@@ -166,12 +191,20 @@ def compare(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("opponents", nargs="*", metavar="OPPONENT", help="registry names or specs")
-    parser.add_argument("--rounds", type=int, default=150, help="rounds of each match (default 150)")
-    parser.add_argument("--matches", type=int, default=200, help="matches per opponent (default 200)")
+    parser.add_argument(
+        "--rounds", type=int, default=150, help="rounds of each match (default 150)"
+    )
+    parser.add_argument(
+        "--matches", type=int, default=200, help="matches per opponent (default 200)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--json", help="also save every match's score to FILE")
-    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
-                        help="compare two saved runs, paired by match, instead of playing")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="compare two saved runs, paired by match, instead of playing",
+    )
     args = parser.parse_args(argv)
     if args.compare:
         try:
@@ -183,15 +216,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.opponents:
         parser.error("name at least one opponent (or --compare two saved runs)")
     try:
-        openings = [measure(name, args.rounds, args.matches, args.workers) for name in args.opponents]
+        openings = [
+            measure(name, args.rounds, args.matches, args.workers) for name in args.opponents
+        ]
     except ValueError as error:
         parser.error(str(error))
     for opening in openings:
         print(report(opening))
     if args.json:
-        Path(args.json).write_text(json.dumps(
-            {o.opponent: {"rounds": o.rounds, "scores": list(o.scores), "expected": list(o.expected)}
-             for o in openings}))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    o.opponent: {
+                        "rounds": o.rounds,
+                        "scores": list(o.scores),
+                        "expected": list(o.expected),
+                    }
+                    for o in openings
+                }
+            )
+        )
     return 0
 
 

@@ -31,6 +31,7 @@ seed, gives the difference in games lost with its standard error over the pairs,
 noisy members more than a point short in each run. ``--show`` reports a saved run as if it
 had just been played.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,7 +79,7 @@ for spec, match_seeds in seeds:
         noisy = hasattr(bot, "rule_move")
         best_wins = best_losses = 0 if noisy else None
         ours = theirs = None
-        for turn in range(%d):
+        for turn in range(ROUNDS):
             a, b = engine.move(theirs), bot.move(ours)
             d = (a - b) %% 3
             if d == 1:
@@ -93,7 +94,7 @@ for spec, match_seeds in seeds:
             ours, theirs = a, b
         out.append([spec, wins, losses, lost, best_wins, best_losses])
 print(json.dumps(out))
-""" % ROUNDS  # noqa: UP031 (a program text with braces of its own)
+""".replace("ROUNDS", str(ROUNDS))
 
 
 @dataclass(frozen=True)
@@ -163,9 +164,15 @@ def shortfalls(matches: Sequence[Match]) -> list[Shortfall]:
         best = m.best
         if best is not None:
             by_member.setdefault(m.member, []).append(best - m.rate)
-    found = [Shortfall(member, len(gaps), statistics.fmean(gaps),
-                       statistics.stdev(gaps) / len(gaps) ** 0.5 if len(gaps) > 1 else 0.0)
-             for member, gaps in by_member.items()]
+    found = [
+        Shortfall(
+            member,
+            len(gaps),
+            statistics.fmean(gaps),
+            statistics.stdev(gaps) / len(gaps) ** 0.5 if len(gaps) > 1 else 0.0,
+        )
+        for member, gaps in by_member.items()
+    ]
     return sorted(found, key=lambda f: (-f.mean, f.member))
 
 
@@ -186,22 +193,41 @@ def targets(matches: Sequence[Match]) -> list[Verdict]:
     plain = [m for m in matches if noise_share(m.member) is None]
     if plain:
         under = [m for m in plain if m.rate < BAR]
-        where = ", ".join(f"{family} {count}" for family, count in Counter(m.family for m in under).most_common())
+        where = ", ".join(
+            f"{family} {count}" for family, count in Counter(m.family for m in under).most_common()
+        )
         played = Counter(m.member for m in plain)
         missed = Counter(m.member for m in under)
-        verdicts.append(Verdict(f"every deterministic match at {BAR:g}% or more", not under,
-                                f"{len(under)} of {len(plain)} under" + (f" ({where})" if where else ""),
-                                tuple(f"{member} ({missed[member]} of {played[member]} matches)"
-                                      for member in sorted(missed))))
+        verdicts.append(
+            Verdict(
+                f"every deterministic match at {BAR:g}% or more",
+                not under,
+                f"{len(under)} of {len(plain)} under" + (f" ({where})" if where else ""),
+                tuple(
+                    f"{member} ({missed[member]} of {played[member]} matches)"
+                    for member in sorted(missed)
+                ),
+            )
+        )
         median = statistics.median(m.rate for m in plain)
-        verdicts.append(Verdict(f"the deterministic matches' median at {MEDIAN_BAR:g}% or more",
-                                median >= MEDIAN_BAR, f"{median:.2f}%"))
+        verdicts.append(
+            Verdict(
+                f"the deterministic matches' median at {MEDIAN_BAR:g}% or more",
+                median >= MEDIAN_BAR,
+                f"{median:.2f}%",
+            )
+        )
     noisy = shortfalls(matches)
     if noisy:
         short = [f for f in noisy if f.mean > SHORT_BAR]
-        verdicts.append(Verdict(f"every noisy member within {SHORT_BAR:g} point of the best, on average",
-                                not short, f"{len(short)} of {len(noisy)} more than {SHORT_BAR:g} point short",
-                                tuple(f"{f.member} {f.mean:.2f} +- {f.stderr:.2f}" for f in short)))
+        verdicts.append(
+            Verdict(
+                f"every noisy member within {SHORT_BAR:g} point of the best, on average",
+                not short,
+                f"{len(short)} of {len(noisy)} more than {SHORT_BAR:g} point short",
+                tuple(f"{f.member} {f.mean:.2f} +- {f.stderr:.2f}" for f in short),
+            )
+        )
     return verdicts
 
 
@@ -224,11 +250,29 @@ def play_process(hash_seed: int, members: list[str], engine_seed: int) -> list[M
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     jobs = [[m, match_seeds(engine_seed, m, hash_seed)] for m in members]
-    done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(jobs)], capture_output=True,
-                          text=True, cwd=ROOT, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, json.dumps(jobs)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     rows = json.loads(done.stdout)
-    return [Match(spec, i % MATCHES, hash_seed, wins, losses, tuple(lost), best_wins, best_losses, engine_seed)
-            for i, (spec, wins, losses, lost, best_wins, best_losses) in enumerate(rows)]
+    return [
+        Match(
+            spec,
+            i % MATCHES,
+            hash_seed,
+            wins,
+            losses,
+            tuple(lost),
+            best_wins,
+            best_losses,
+            engine_seed,
+        )
+        for i, (spec, wins, losses, lost, best_wins, best_losses) in enumerate(rows)
+    ]
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
@@ -240,21 +284,34 @@ def parse_seeds(text: str) -> tuple[int, ...]:
             first = int(low)
             last = int(high) if dash else first
         except ValueError:
-            raise ValueError(f"invalid engine seeds {text!r}: expected N, A-B or a list of them") from None
+            raise ValueError(
+                f"invalid engine seeds {text!r}: expected N, A-B or a list of them"
+            ) from None
         if first < 0 or last < first:
-            raise ValueError(f"invalid engine seeds {text!r}: {part.strip()!r} is not a non-negative range")
+            raise ValueError(
+                f"invalid engine seeds {text!r}: {part.strip()!r} is not a non-negative range"
+            )
         seeds.update(dict.fromkeys(range(first, last + 1)))
     return tuple(seeds)
 
 
-def measure(hash_seeds: int, workers: int, engine_seeds: Sequence[int], only: str | None) -> list[Match]:
+def measure(
+    hash_seeds: int, workers: int, engine_seeds: Sequence[int], only: str | None
+) -> list[Match]:
     members = [m for m in member_grid() if only is None or m.split(":")[0] == only]
     plain = [m for m in members if "tie=set" not in m]
     hashed = [m for m in members if "tie=set" in m]
-    jobs = [(0, plain[i:i + CHUNK]) for i in range(0, len(plain), CHUNK)]
-    jobs += [(h, hashed[i:i + CHUNK]) for h in range(hash_seeds) for i in range(0, len(hashed), CHUNK)]
+    jobs = [(0, plain[i : i + CHUNK]) for i in range(0, len(plain), CHUNK)]
+    jobs += [
+        (h, hashed[i : i + CHUNK]) for h in range(hash_seeds) for i in range(0, len(hashed), CHUNK)
+    ]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_process, h, chunk, seed) for seed in engine_seeds for h, chunk in jobs if chunk]
+        futures = [
+            pool.submit(play_process, h, chunk, seed)
+            for seed in engine_seeds
+            for h, chunk in jobs
+            if chunk
+        ]
         return [match for future in futures for match in future.result()]
 
 
@@ -270,14 +327,18 @@ def table(matches: list[Match]) -> str:
     """Per family: members, matches, worst and median win rate, matches under 99%, games
     lost a match (mean, most); for noisy ones, the shortfall from the best achievable."""
     families = sorted({m.family for m in matches}, key=lambda f: ("+" in f, f))
-    lines = [f"{'family':20} {'members':>7} {'matches':>7} {'worst':>7} {'median':>7} {'< 99%':>6}"
-             f" {'lost':>6} {'most':>5} {'short worst':>11} {'short median':>12}"]
+    lines = [
+        f"{'family':20} {'members':>7} {'matches':>7} {'worst':>7} {'median':>7} {'< 99%':>6}"
+        f" {'lost':>6} {'most':>5} {'short worst':>11} {'short median':>12}"
+    ]
     for family in families:
         group = [m for m in matches if m.family == family]
         rates = [m.rate for m in group]
-        line = (f"{family:20} {len({m.member for m in group}):7} {len(group):7} {min(rates):7.2f}"
-                f" {statistics.median(rates):7.2f} {sum(r < BAR for r in rates):6}"
-                f" {statistics.fmean(m.losses for m in group):6.2f} {max(m.losses for m in group):5}")
+        line = (
+            f"{family:20} {len({m.member for m in group}):7} {len(group):7} {min(rates):7.2f}"
+            f" {statistics.median(rates):7.2f} {sum(r < BAR for r in rates):6}"
+            f" {statistics.fmean(m.losses for m in group):6.2f} {max(m.losses for m in group):5}"
+        )
         if noise_share(group[0].member) is not None:
             shortfall = [m.best - m.rate for m in group]  # type: ignore[operator]
             line += f" {max(shortfall):11.2f} {statistics.median(shortfall):12.2f}"
@@ -285,33 +346,46 @@ def table(matches: list[Match]) -> str:
     plain = [m for m in matches if noise_share(m.member) is None]
     if plain:
         rates = [m.rate for m in plain]
-        lines.append(f"deterministic members: {len(plain)} matches, worst {min(rates):.2f}, median "
-                     f"{statistics.median(rates):.2f}, {sum(r < BAR for r in rates)} under {BAR:g}%")
+        lines.append(
+            f"deterministic members: {len(plain)} matches, worst {min(rates):.2f}, median "
+            f"{statistics.median(rates):.2f}, {sum(r < BAR for r in rates)} under {BAR:g}%"
+        )
     return "\n".join(lines)
 
 
 def worst(matches: list[Match], count: int = 15) -> str:
     """The matches furthest under their bar (99%, or the best achievable rate for noisy ones)."""
+
     def gap(m: Match) -> float:
         best = m.best
         return (BAR if best is None else best) - m.rate
 
-    lines = [f"{'member':52} {'match':>5} {'hash':>4} {'seed':>4} {'rate':>7} {'lost':>5} {'after 100':>9}"]
+    lines = [
+        f"{'member':52} {'match':>5} {'hash':>4} {'seed':>4} {'rate':>7} {'lost':>5} {'after 100':>9}"
+    ]
     for m in sorted(matches, key=gap, reverse=True)[:count]:
-        lines.append(f"{m.member:52} {m.number:5} {m.hash_seed:4} {m.engine_seed:4} {m.rate:7.2f} {m.losses:5}"
-                     f" {sum(i >= 100 for i in m.lost):9}")
+        lines.append(
+            f"{m.member:52} {m.number:5} {m.hash_seed:4} {m.engine_seed:4} {m.rate:7.2f} {m.losses:5}"
+            f" {sum(i >= 100 for i in m.lost):9}"
+        )
     return "\n".join(lines)
 
 
 def report(matches: list[Match]) -> str:
     """A run's report: the engine seeds, the families' table, the worst matches, the targets."""
     seeds = sorted({m.engine_seed for m in matches})
-    return "\n\n".join([f"engine seeds {', '.join(map(str, seeds))}: every match once per seed\n{table(matches)}",
-                         worst(matches), render_targets(targets(matches))])
+    return "\n\n".join(
+        [
+            f"engine seeds {', '.join(map(str, seeds))}: every match once per seed\n{table(matches)}",
+            worst(matches),
+            render_targets(targets(matches)),
+        ]
+    )
 
 
 def compare(before: list[Match], after: list[Match]) -> str:
     """Games lost by two runs over the same matches, paired, per family and in all."""
+
     def key(m: Match) -> tuple[str, int, int, int]:
         return m.member, m.hash_seed, m.number, m.engine_seed
 
@@ -319,9 +393,13 @@ def compare(before: list[Match], after: list[Match]) -> str:
     second = {key(m): m for m in after}
     common = [k for k in first if k in second]
     if len(common) < 2:
-        raise ValueError(f"the runs share {len(common)} matches: compare runs over the same members")
-    lines = [f"{len(common)} paired matches ({len(first) - len(common)} and {len(second) - len(common)} unpaired)",
-             f"{'family':20} {'games lost':>16} {'difference':>16} {'< 99%':>10} {'worst':>16}"]
+        raise ValueError(
+            f"the runs share {len(common)} matches: compare runs over the same members"
+        )
+    lines = [
+        f"{len(common)} paired matches ({len(first) - len(common)} and {len(second) - len(common)} unpaired)",
+        f"{'family':20} {'games lost':>16} {'difference':>16} {'< 99%':>10} {'worst':>16}",
+    ]
     families = sorted({first[k].family for k in common}, key=lambda f: ("+" in f, f))
     for family in (*families, "all"):
         keys = [k for k in common if family in ("all", first[k].family)]
@@ -329,29 +407,52 @@ def compare(before: list[Match], after: list[Match]) -> str:
         spread = statistics.stdev(diffs) * len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
         a = sum(first[k].losses for k in keys)
         b = sum(second[k].losses for k in keys)
-        misses = f"{sum(first[k].rate < BAR for k in keys)} -> {sum(second[k].rate < BAR for k in keys)}"
+        misses = (
+            f"{sum(first[k].rate < BAR for k in keys)} -> {sum(second[k].rate < BAR for k in keys)}"
+        )
         low = f"{min(first[k].rate for k in keys):.2f} -> {min(second[k].rate for k in keys):.2f}"
-        lines.append(f"{family:20} {f'{a} -> {b}':>16} {f'{b - a:+d} +- {spread:.0f}':>16} {misses:>10} {low:>16}")
+        lines.append(
+            f"{family:20} {f'{a} -> {b}':>16} {f'{b - a:+d} +- {spread:.0f}':>16} {misses:>10} {low:>16}"
+        )
     runs = [shortfalls([run[k] for k in common]) for run in (first, second)]
     if runs[0]:
         counts = [sum(f.mean > SHORT_BAR for f in run) for run in runs]
-        lines.append(f"noisy members more than {SHORT_BAR:g} point short: {counts[0]} -> {counts[1]} of {len(runs[0])}")
+        lines.append(
+            f"noisy members more than {SHORT_BAR:g} point short: {counts[0]} -> {counts[1]} of {len(runs[0])}"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hash-seeds", type=int, default=4,
-                        help="hash seeds for the set-tie members (default 4)")
+    parser.add_argument(
+        "--hash-seeds", type=int, default=4, help="hash seeds for the set-tie members (default 4)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="interpreters at once (default 2)")
-    parser.add_argument("--engine-seeds", "--engine-seed", default="0", metavar="SEEDS",
-                        help="seeds of the engine's seeds: N, A-B or a list (default 0); the grid is played once per seed")
+    parser.add_argument(
+        "--engine-seeds",
+        "--engine-seed",
+        default="0",
+        metavar="SEEDS",
+        help="seeds of the engine's seeds: N, A-B or a list (default 0); the grid is played once per seed",
+    )
     parser.add_argument("--only", default=None, help="one family only (counter, context, ...)")
     parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
-    parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), default=None,
-                        help="compare two saved runs instead of playing")
-    parser.add_argument("--show", type=Path, default=None, metavar="FILE",
-                        help="report a saved run instead of playing")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        default=None,
+        help="compare two saved runs instead of playing",
+    )
+    parser.add_argument(
+        "--show",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="report a saved run instead of playing",
+    )
     args = parser.parse_args(argv)
     if args.compare:
         try:

@@ -30,6 +30,7 @@ the runs.
     python benchmarks/speed.py --breakdown [--matches 21] [--sizes 1000]
     python -m roshambo bench   (same options)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -100,8 +101,9 @@ class SpeedReport:
         return tuple(dict.fromkeys(t.player for t in self.timings))
 
     def per_move(self, player: str, moves: int) -> float:
-        return next(t.seconds_per_move for t in self.timings
-                    if t.player == player and t.moves == moves)
+        return next(
+            t.seconds_per_move for t in self.timings if t.player == player and t.moves == moves
+        )
 
     def growth(self, player: str) -> float:
         """Per-move time at the largest size divided by that at the smallest."""
@@ -135,7 +137,9 @@ class Breakdown:
 LIVE = ("random",)
 
 
-def _timer(totals: dict[str, int], answers: dict[str, list]) -> Callable[[str, str, Callable], Callable]:
+def _timer(
+    totals: dict[str, int], answers: dict[str, list]
+) -> Callable[[str, str, Callable], Callable]:
     """A wrapper for ``Agent.instrument`` that times every update (``totals``, nanoseconds
     by predictor, both halves) and records every answer (``answers``, by half and call)."""
     clock = time.perf_counter_ns
@@ -143,10 +147,12 @@ def _timer(totals: dict[str, int], answers: dict[str, list]) -> Callable[[str, s
     def wrap(half: str, call: str, function: Callable) -> Callable:
         record = answers.setdefault(f"{half} {call}", []).append
         if call != "update":
+
             def query():  # type: ignore[no-untyped-def]
                 answer = function()
                 record(answer)
                 return answer
+
             return query
         predictor = half.rstrip("'")
         totals.setdefault(predictor, 0)
@@ -157,13 +163,16 @@ def _timer(totals: dict[str, int], answers: dict[str, list]) -> Callable[[str, s
             totals[predictor] += clock() - start
             record(answer)
             return answer
+
         return update
+
     return wrap
 
 
 def _replayer(answers: dict[str, list]) -> Callable[[str, str, Callable], Callable]:
     """A wrapper for ``Agent.instrument`` that answers every call from ``answers`` (but the
     ``LIVE`` predictors')."""
+
     def wrap(half: str, call: str, function: Callable) -> Callable:
         if half.rstrip("'") in LIVE:
             return function
@@ -171,10 +180,13 @@ def _replayer(answers: dict[str, list]) -> Callable[[str, str, Callable], Callab
         if call != "update":
             return answer
         return lambda mine, theirs: answer()
+
     return wrap
 
 
-def _breakdown_match(theirs: Sequence[int], engine_seed: int) -> tuple[float, float, float, dict[str, float]]:
+def _breakdown_match(
+    theirs: Sequence[int], engine_seed: int
+) -> tuple[float, float, float, dict[str, float]]:
     """One match's figures, CPU seconds a move: the chain (timed before and after the rest),
     the engine, the meta levels alone, and each predictor's updates."""
     from roshambo.agent import Agent
@@ -203,8 +215,10 @@ def _breakdown_match(theirs: Sequence[int], engine_seed: int) -> tuple[float, fl
     meta, replayed = timed(agent)
     chain_after, _ = timed(OPPONENTS["markov"](random.Random(engine_seed)))
     if not played == timed_play == replayed:
-        raise RuntimeError("the engine's moves changed when its predictors were timed or replayed: "
-                           "a predictor that draws from the engine's generator is missing from LIVE")
+        raise RuntimeError(
+            "the engine's moves changed when its predictors were timed or replayed: "
+            "a predictor that draws from the engine's generator is missing from LIVE"
+        )
     # what reading the record costs, and what timing a call costs, by themselves
     reading = _reading_cost(answers) / moves
     per_call = _timing_cost()
@@ -263,29 +277,38 @@ def measure_breakdown(moves: int = 1_000, matches: int = 21, seed: int = 0) -> B
             samples[key].append(value)
         for name, value in predictors.items():
             by_predictor.setdefault(name, []).append(value)
-    costs = sorted(((name, statistics.median(values)) for name, values in by_predictor.items()),
-                   key=lambda item: -item[1])
+    costs = sorted(
+        ((name, statistics.median(values)) for name, values in by_predictor.items()),
+        key=lambda item: -item[1],
+    )
     median = {key: statistics.median(values) for key, values in samples.items()}
-    return Breakdown(moves, matches, seed, median["engine"], median["chain"], median["meta"], tuple(costs))
+    return Breakdown(
+        moves, matches, seed, median["engine"], median["chain"], median["meta"], tuple(costs)
+    )
 
 
 def format_breakdown(breakdown: Breakdown) -> str:
     """The engine, its meta levels and its predictors, in microseconds and chains a move."""
+
     def row(name: str, seconds: float) -> list[str]:
         return [name, f"{seconds * 1e6:.2f}", f"{breakdown.chains(seconds):.1f}"]
 
     predictors = sum(cost for _, cost in breakdown.predictors)
-    rows = [row("the engine", breakdown.engine),
-            row("  its meta levels alone", breakdown.meta),
-            row("  its predictors' updates", predictors),
-            *(row(f"    {name}", cost) for name, cost in breakdown.predictors),
-            row("markov (the write-up's chain)", breakdown.chain)]
-    return "\n".join([
-        f"where the engine's time goes: {breakdown.matches} fresh matches of {breakdown.moves:,} moves "
-        f"against random moves, medians (seed {breakdown.seed}); the meta levels with the predictors' "
-        "answers replayed, each predictor's updates (both halves) timed call by call",
-        _table(["part", "µs/move", "chains"], rows),
-    ])
+    rows = [
+        row("the engine", breakdown.engine),
+        row("  its meta levels alone", breakdown.meta),
+        row("  its predictors' updates", predictors),
+        *(row(f"    {name}", cost) for name, cost in breakdown.predictors),
+        row("markov (the write-up's chain)", breakdown.chain),
+    ]
+    return "\n".join(
+        [
+            f"where the engine's time goes: {breakdown.matches} fresh matches of {breakdown.moves:,} moves "
+            f"against random moves, medians (seed {breakdown.seed}); the meta levels with the predictors' "
+            "answers replayed, each predictor's updates (both halves) timed call by call",
+            _table(["part", "µs/move", "chains"], rows),
+        ]
+    )
 
 
 def _random_moves(moves: int, seed: int) -> list[int]:
@@ -301,8 +324,9 @@ def _play(player: object, theirs: Sequence[int]) -> None:
         last = their_move
 
 
-def _timed_match(factory: Factory, moves: int, seeds: random.Random,
-                 chunk: int) -> tuple[float, float | None]:
+def _timed_match(
+    factory: Factory, moves: int, seeds: random.Random, chunk: int
+) -> tuple[float, float | None]:
     """CPU seconds per move of one fresh match, and its last/first per-move ratio: the
     median ``chunk``-move chunk of the last ``DRIFT_CHUNKS`` over that of the first (None
     when the match is too short to hold both ends apart)."""
@@ -355,9 +379,14 @@ def default_players() -> dict[str, Factory]:
     return {"ai": Agent, "markov": OPPONENTS["markov"], "frequency": OPPONENTS["frequency"]}
 
 
-def measure(players: Mapping[str, Factory] | None = None, *,
-            sizes: Sequence[int] = DEFAULT_SIZES, runs: int = 3,
-            memory_moves: int | None = None, seed: int = 0) -> SpeedReport:
+def measure(
+    players: Mapping[str, Factory] | None = None,
+    *,
+    sizes: Sequence[int] = DEFAULT_SIZES,
+    runs: int = 3,
+    memory_moves: int | None = None,
+    seed: int = 0,
+) -> SpeedReport:
     """Time every player at every size, runs interleaved, and measure its memory."""
     if runs < 1 or not sizes or min(sizes) < 1:
         raise ValueError("need runs >= 1 and at least one size >= 1")
@@ -374,16 +403,25 @@ def measure(players: Mapping[str, Factory] | None = None, *,
         for moves in sizes:
             for _ in range(repeats[moves]):
                 for name, factory in players.items():
-                    per_move, drift = _timed_match(factory, moves, seeds[(name, moves)], DRIFT_CHUNK)
+                    per_move, drift = _timed_match(
+                        factory, moves, seeds[(name, moves)], DRIFT_CHUNK
+                    )
                     samples[(name, moves)].append(per_move)
                     if drift is not None and moves == largest:
                         drifts[name].append(drift)
-    timings = tuple(Timing(name, moves, runs * repeats[moves], statistics.median(samples[(name, moves)]))
-                    for moves in sizes for name in players)
-    drift = tuple(Drift(name, max(sizes), DRIFT_CHUNK, statistics.median(values))
-                  for name, values in drifts.items() if values)
-    memory = tuple(memory_growth(name, factory, memory_moves, seed)
-                   for name, factory in players.items())
+    timings = tuple(
+        Timing(name, moves, runs * repeats[moves], statistics.median(samples[(name, moves)]))
+        for moves in sizes
+        for name in players
+    )
+    drift = tuple(
+        Drift(name, max(sizes), DRIFT_CHUNK, statistics.median(values))
+        for name, values in drifts.items()
+        if values
+    )
+    memory = tuple(
+        memory_growth(name, factory, memory_moves, seed) for name, factory in players.items()
+    )
     return SpeedReport(timings, memory, seed, drift)
 
 
@@ -391,31 +429,53 @@ def format_report(report: SpeedReport) -> str:
     """Per-move times by size, the growth ratio, and memory per move, one row per player."""
     sizes = sorted({t.moves for t in report.timings})
     headers = ["player", *(f"µs/move @{n:,}" for n in sizes), f"ratio {sizes[-1]:,}/{sizes[0]:,}"]
-    rows = [[name, *(f"{report.per_move(name, n) * 1e6:.2f}" for n in sizes),
-             f"{report.growth(name):.2f}"] for name in report.players()]
-    memory_rows = [[m.player, f"{m.moves:,}", f"{m.peak_bytes / 1024:,.0f}",
-                    f"{m.bytes_per_move:.1f}"] for m in report.memory]
-    matches = ", ".join(f"{t.runs} of {t.moves:,}" for t in report.timings
-                        if t.player == report.timings[0].player)
+    rows = [
+        [
+            name,
+            *(f"{report.per_move(name, n) * 1e6:.2f}" for n in sizes),
+            f"{report.growth(name):.2f}",
+        ]
+        for name in report.players()
+    ]
+    memory_rows = [
+        [m.player, f"{m.moves:,}", f"{m.peak_bytes / 1024:,.0f}", f"{m.bytes_per_move:.1f}"]
+        for m in report.memory
+    ]
+    matches = ", ".join(
+        f"{t.runs} of {t.moves:,}" for t in report.timings if t.player == report.timings[0].player
+    )
     drift_rows = [[d.player, f"{d.moves:,}", f"{d.ratio:.2f}"] for d in report.drift]
-    drift_table = ["", f"inside each match: median per-move time of its last {DRIFT_CHUNKS} chunks of "
-                   f"{DRIFT_CHUNK:,} moves / of its first {DRIFT_CHUNKS} (median over the runs)",
-                   _table(["player", "moves", "last/first"], drift_rows)] if drift_rows else []
-    return "\n".join([
-        f"per-move time, median over interleaved matches against random moves ({matches} moves; "
-        f"seed {report.seed})",
-        _table(headers, rows),
-        *drift_table,
-        "",
-        "memory: tracemalloc peak growth of one match",
-        _table(["player", "moves", "peak KiB", "bytes/move"], memory_rows),
-    ])
+    drift_table = (
+        [
+            "",
+            f"inside each match: median per-move time of its last {DRIFT_CHUNKS} chunks of "
+            f"{DRIFT_CHUNK:,} moves / of its first {DRIFT_CHUNKS} (median over the runs)",
+            _table(["player", "moves", "last/first"], drift_rows),
+        ]
+        if drift_rows
+        else []
+    )
+    return "\n".join(
+        [
+            f"per-move time, median over interleaved matches against random moves ({matches} moves; "
+            f"seed {report.seed})",
+            _table(headers, rows),
+            *drift_table,
+            "",
+            "memory: tracemalloc peak growth of one match",
+            _table(["player", "moves", "peak KiB", "bytes/move"], memory_rows),
+        ]
+    )
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
-    lines = ["  ".join([str(r[0]).ljust(widths[0]),
-                        *(str(c).rjust(w) for c, w in zip(r[1:], widths[1:]))]) for r in [headers, *rows]]
+    lines = [
+        "  ".join(
+            [str(r[0]).ljust(widths[0]), *(str(c).rjust(w) for c, w in zip(r[1:], widths[1:]))]
+        )
+        for r in [headers, *rows]
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -423,19 +483,37 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """The benchmark's options (shared with ``python -m roshambo bench``)."""
     parser = parser or argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=options.positive_ints, default=DEFAULT_SIZES,
-                        help="comma-separated match lengths (default: "
-                             + ",".join(str(n) for n in DEFAULT_SIZES) + ")")
-    parser.add_argument("--runs", type=options.positive_int, default=3,
-                        help="runs per size (median; default 3)")
-    parser.add_argument("--memory-moves", type=options.positive_int, default=None,
-                        help="moves of the memory run (default: the largest size)")
-    parser.add_argument("--seed", type=options.integer, default=0,
-                        help="seed of the random moves (default 0)")
-    parser.add_argument("--breakdown", action="store_true",
-                        help="instead: where the engine's time goes (meta levels, each predictor), in chains")
-    parser.add_argument("--matches", type=options.positive_int, default=21,
-                        help="with --breakdown: matches of the smallest size (median; default 21)")
+    parser.add_argument(
+        "--sizes",
+        type=options.positive_ints,
+        default=DEFAULT_SIZES,
+        help="comma-separated match lengths (default: "
+        + ",".join(str(n) for n in DEFAULT_SIZES)
+        + ")",
+    )
+    parser.add_argument(
+        "--runs", type=options.positive_int, default=3, help="runs per size (median; default 3)"
+    )
+    parser.add_argument(
+        "--memory-moves",
+        type=options.positive_int,
+        default=None,
+        help="moves of the memory run (default: the largest size)",
+    )
+    parser.add_argument(
+        "--seed", type=options.integer, default=0, help="seed of the random moves (default 0)"
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="instead: where the engine's time goes (meta levels, each predictor), in chains",
+    )
+    parser.add_argument(
+        "--matches",
+        type=options.positive_int,
+        default=21,
+        help="with --breakdown: matches of the smallest size (median; default 21)",
+    )
     return parser
 
 

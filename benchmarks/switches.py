@@ -29,6 +29,7 @@ switcher and match number and prints the difference in games lost with its stand
                                   [--run 8] [--workers 2] [--json FILE]
     python benchmarks/switches.py --compare BEFORE.json AFTER.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -75,7 +76,9 @@ def parse_range(text: str) -> list[int]:
             low, dash, high = part.partition("-")
             values += list(range(int(low), int(high) + 1)) if dash else [int(low)]
     except ValueError:
-        raise ValueError(f"invalid range {text!r}: expected numbers like 1-8 or 50,100,200") from None
+        raise ValueError(
+            f"invalid range {text!r}: expected numbers like 1-8 or 50,100,200"
+        ) from None
     if not values or min(values) < 1:
         raise ValueError(f"invalid range {text!r}: expected positive numbers")
     return values
@@ -100,7 +103,7 @@ def best_per_block(lost: list[list[float]], period: int) -> float:
     the blocks; ``lost[t][s]`` is what strategy ``s`` lost in round ``t``."""
     total = 0.0
     for start in range(0, len(lost), period):
-        rounds = lost[start:start + period]
+        rounds = lost[start : start + period]
         total += min(map(sum, zip(*rounds)), default=0.0)
     return total
 
@@ -124,7 +127,10 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
         theirs_now = bot.move(ours)
         members = bot.member_moves
         assert members is not None
-        winning, beaten = beats(theirs_now), (theirs_now + 2) % 3  # the moves theirs loses to, beats
+        winning, beaten = (
+            beats(theirs_now),
+            (theirs_now + 2) % 3,
+        )  # the moves theirs loses to, beats
         strategy_wins.append(sum(1 << s for s, m in enumerate(options) if m == winning))
         strategy_lost.append([1 / 3 if m is None else float(m == beaten) for m in options])
         engine_wins.append(int(move == winning))
@@ -140,8 +146,16 @@ def play_match(switcher: str, number: int, run: int) -> SwitchMatch:
     ready = tuple(first_run(strategy_wins, s, min(s + period, ROUNDS), run) for s in starts)
     followed = tuple(first_run(engine_wins, s, min(s + period, ROUNDS), run) for s in starts)
     early = tuple(sum(s <= t < s + EARLY for t in lost_at) for s in starts)
-    return SwitchMatch(switcher, number, len(lost_at), tracker_lost, ready, followed, early,
-                       round(best_per_block(strategy_lost, period), 2))
+    return SwitchMatch(
+        switcher,
+        number,
+        len(lost_at),
+        tracker_lost,
+        ready,
+        followed,
+        early,
+        round(best_per_block(strategy_lost, period), 2),
+    )
 
 
 def _play(job: tuple[str, int, int]) -> SwitchMatch:
@@ -159,8 +173,10 @@ def table(results: list[SwitchMatch]) -> str:
     engine's strategies' in hindsight ("-" for runs saved before it was measured), the
     median rounds after a switch until a strategy and the engine won a run, and the engine's
     games lost in a block's first rounds, per switch; then all switchers together."""
-    lines = [f"{'switcher':30} {'lost':>6} {'most':>5} {'tracker':>7} {'hindsight':>9} {'ready':>6}"
-             f" {'followed':>8} {'early lost':>10}"]
+    lines = [
+        f"{'switcher':30} {'lost':>6} {'most':>5} {'tracker':>7} {'hindsight':>9} {'ready':>6}"
+        f" {'followed':>8} {'early lost':>10}"
+    ]
     groups = {r.switcher: [m for m in results if m.switcher == r.switcher] for r in results}
     rows = list(groups.items()) + [("all", results)]
     for name, group in rows:
@@ -168,12 +184,14 @@ def table(results: list[SwitchMatch]) -> str:
         followed = [x for m in group for x in m.followed]
         early = [x for m in group for x in m.early_lost]
         hindsight = [m.hindsight for m in group if m.hindsight is not None]
-        lines.append(f"{name:30} {statistics.fmean(m.lost for m in group):6.1f} {max(m.lost for m in group):5}"
-                     f" {statistics.fmean(m.tracker_lost for m in group):7.1f}"
-                     f" {f'{statistics.fmean(hindsight):.1f}' if hindsight else '-':>9}"
-                     f" {statistics.median(ready) if ready else 0:6.1f}"
-                     f" {statistics.median(followed) if followed else 0:8.1f}"
-                     f" {statistics.fmean(early) if early else 0:10.2f}")
+        lines.append(
+            f"{name:30} {statistics.fmean(m.lost for m in group):6.1f} {max(m.lost for m in group):5}"
+            f" {statistics.fmean(m.tracker_lost for m in group):7.1f}"
+            f" {f'{statistics.fmean(hindsight):.1f}' if hindsight else '-':>9}"
+            f" {statistics.median(ready) if ready else 0:6.1f}"
+            f" {statistics.median(followed) if followed else 0:8.1f}"
+            f" {statistics.fmean(early) if early else 0:10.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -183,17 +201,23 @@ def compare(before: list[SwitchMatch], after: list[SwitchMatch]) -> str:
     old = {(m.switcher, m.number): m for m in before}
     pairs = [(old[m.switcher, m.number], m) for m in after if (m.switcher, m.number) in old]
     if not pairs:
-        raise ValueError("the runs share no match: compare runs of the same switchers and match numbers")
-    lines = [f"{len(pairs)} paired matches ({len(before) - len(pairs)} and {len(after) - len(pairs)} unpaired)",
-             f"{'switcher':30} {'before':>7} {'after':>7} {'difference':>16}"]
+        raise ValueError(
+            "the runs share no match: compare runs of the same switchers and match numbers"
+        )
+    lines = [
+        f"{len(pairs)} paired matches ({len(before) - len(pairs)} and {len(after) - len(pairs)} unpaired)",
+        f"{'switcher':30} {'before':>7} {'after':>7} {'difference':>16}",
+    ]
     names = list(dict.fromkeys(m.switcher for _, m in pairs))
     for name in names + ["all"]:
         group = [(a, b) for a, b in pairs if name in ("all", b.switcher)]
         diffs = [b.lost - a.lost for a, b in group]
         se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
-        lines.append(f"{name:30} {statistics.fmean(a.lost for a, _ in group):7.2f}"
-                     f" {statistics.fmean(b.lost for _, b in group):7.2f}"
-                     f" {statistics.fmean(diffs):+8.2f} +- {se:5.2f}")
+        lines.append(
+            f"{name:30} {statistics.fmean(a.lost for a, _ in group):7.2f}"
+            f" {statistics.fmean(b.lost for _, b in group):7.2f}"
+            f" {statistics.fmean(diffs):+8.2f} +- {se:5.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -204,8 +228,12 @@ def save(results: list[SwitchMatch], path: Path) -> None:
 def load(path: Path) -> list[SwitchMatch]:
     """A run saved by ``--json``; ``ValueError`` naming the file if it is not one."""
     try:
-        return [SwitchMatch(**{**row, **{k: tuple(row[k]) for k in ("ready", "followed", "early_lost")}})
-                for row in json.loads(path.read_text())]
+        return [
+            SwitchMatch(
+                **{**row, **{k: tuple(row[k]) for k in ("ready", "followed", "early_lost")}}
+            )
+            for row in json.loads(path.read_text())
+        ]
     except (KeyError, TypeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path} is not a run saved by --json ({error!r})") from None
 
@@ -237,8 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     results = measure(switchers, args.matches, args.run, args.workers)
     if args.json:
         save(results, args.json)
-    print(f"{len(results)} fresh matches of {ROUNDS} games; a strategy or the engine 'ready' once it wins"
-          f" {args.run} rounds running")
+    print(
+        f"{len(results)} fresh matches of {ROUNDS} games; a strategy or the engine 'ready' once it wins"
+        f" {args.run} rounds running"
+    )
     print(table(results))
     return 0
 

@@ -15,6 +15,7 @@ rounds (its engine, session and rounds: tracemalloc, in this process), which wit
     python benchmarks/web_load.py [--games 50] [--moves 200] [--seed 1] [--url URL]
     python benchmarks/web_load.py --memory
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,17 @@ from roshambo.moves import outcome  # noqa: E402
 
 LETTERS = "RPS"
 RESULTS = {1: "win", 0: "tie", -1: "loss"}
-BELIEF_KEYS = {"strategy", "family", "window", "rotation", "score", "hedging", "cautious", "exact",
-               "words"}
+BELIEF_KEYS = {
+    "strategy",
+    "family",
+    "window",
+    "rotation",
+    "score",
+    "hedging",
+    "cautious",
+    "exact",
+    "words",
+}
 
 
 @dataclass(frozen=True)
@@ -68,8 +78,9 @@ class LoadResult:
         return len(self.latencies) / self.seconds if self.seconds > 0 else 0.0
 
 
-def request(host: str, port: int, method: str, path: str,
-            body: object | None = None, timeout: float = 60) -> tuple[int, object]:
+def request(
+    host: str, port: int, method: str, path: str, body: object | None = None, timeout: float = 60
+) -> tuple[int, object]:
     """One request on a new connection; returns the status and the decoded JSON."""
     connection = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
@@ -102,8 +113,9 @@ def check_move(sent: str, number: int, answer: object, tally: dict[str, int]) ->
     return None
 
 
-def play_game(host: str, port: int, moves: int, rng: random.Random,
-              latencies: list[float], errors: list[str]) -> None:
+def play_game(
+    host: str, port: int, moves: int, rng: random.Random, latencies: list[float], errors: list[str]
+) -> None:
     """One client: create a game, play ``moves`` moves, check every answer and the final state."""
     status, created = request(host, port, "POST", "/api/games", {"opponent": "ai"})
     if status != 201 or not isinstance(created, dict):
@@ -117,8 +129,11 @@ def play_game(host: str, port: int, moves: int, rng: random.Random,
         start = time.perf_counter()
         status, answer = request(host, port, "POST", f"/api/games/{game}/moves", {"move": sent})
         latencies.append(time.perf_counter() - start)
-        problem = f"round {number}: status {status}: {answer!r}" if status != 200 \
+        problem = (
+            f"round {number}: status {status}: {answer!r}"
+            if status != 200
             else check_move(sent, number, answer, tally)
+        )
         if problem is not None:
             errors.append(f"game {game}: {problem}")
             return
@@ -157,13 +172,29 @@ def run_load(url: str, games: int = 50, moves: int = 200, seed: int = 1) -> Load
 def server_process(max_games: int = 1000) -> Iterator[str]:
     """``python -m roshambo serve --port 0`` in its own process; yields its URL."""
     process = subprocess.Popen(
-        [sys.executable, "-u", "-m", "roshambo", "serve", "--port", "0", "--max-games", str(max_games)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-u",
+            "-m",
+            "roshambo",
+            "serve",
+            "--port",
+            "0",
+            "--max-games",
+            str(max_games),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline() if process.stdout is not None else ""
         if "http://" not in line:
-            raise RuntimeError(f"the server did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
-        yield line[line.index("http://"):].split()[0]
+            raise RuntimeError(
+                f"the server did not start: {line!r} {process.stderr.read() if process.stderr else ''}"
+            )
+        yield line[line.index("http://") :].split()[0]
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -208,13 +239,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1, help="seeds the moves the clients send")
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
-    parser.add_argument("--memory", action="store_true",
-                        help="measure one game's memory after 100 and 1000 rounds instead")
+    parser.add_argument(
+        "--memory",
+        action="store_true",
+        help="measure one game's memory after 100 and 1000 rounds instead",
+    )
     args = parser.parse_args(argv)
     if args.memory:
         for rounds in (100, 1000):
-            print(f"one game against the engine after {rounds} rounds: "
-                  f"{game_memory(rounds, args.seed) / 2**20:.2f} MiB")
+            print(
+                f"one game against the engine after {rounds} rounds: "
+                f"{game_memory(rounds, args.seed) / 2**20:.2f} MiB"
+            )
         return 0
     if args.url is not None:
         result = run_load(args.url, args.games, args.moves, args.seed)

@@ -10,6 +10,7 @@ saves the page. The game is a person who starts at random and then falls into a 
 The browser helpers here (``find_chromium``, ``start_chromium``, ``click_move``) are also what
 ``tests/test_web_browser.py`` drives the page with.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,14 @@ sys.path.insert(0, str(ROOT))
 from roshambo.web import BackgroundServer, WebApp  # noqa: E402
 
 CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--disable-dev-shm-usage",
 )
 TESTIDS = {"R": "move-rock", "P": "move-paper", "S": "move-scissors"}
@@ -45,8 +52,10 @@ def find_chromium() -> tuple[str, str] | str:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
-        return ("no Chromium found (need chromium and chromedriver on PATH: "
-                "apt-get install chromium chromium-driver)")
+        return (
+            "no Chromium found (need chromium and chromedriver on PATH: "
+            "apt-get install chromium chromium-driver)"
+        )
     return browser, driver
 
 
@@ -93,7 +102,8 @@ def wait_for_game(driver: Any, timeout: float = 20) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(driver, timeout).until(
-        lambda d: "/api/games/" in (by_testid(d, "download").get_attribute("href") or ""))
+        lambda d: "/api/games/" in (by_testid(d, "download").get_attribute("href") or "")
+    )
 
 
 def click_move(driver: Any, letter: str, number: int) -> None:
@@ -105,8 +115,10 @@ def click_move(driver: Any, letter: str, number: int) -> None:
 def save_page(driver: Any, path: Path, width: int = 1280) -> None:
     """A PNG of the whole page (not just the window) at ``width`` CSS pixels."""
     height = int(driver.execute_script("return document.documentElement.scrollHeight"))
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(path))
 
@@ -114,8 +126,7 @@ def save_page(driver: Any, path: Path, width: int = 1280) -> None:
 def game_moves(rounds: int, rng: random.Random) -> str:
     """A third of the game at random, then the habit."""
     opening = rounds // 3
-    return "".join(rng.choice("RPS") for _ in range(opening)) + \
-        (HABIT * rounds)[:rounds - opening]
+    return "".join(rng.choice("RPS") for _ in range(opening)) + (HABIT * rounds)[: rounds - opening]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rng = random.Random(args.seed)
     moves = game_moves(args.rounds, rng)
-    with BackgroundServer(WebApp(rng=random.Random(rng.getrandbits(64)))) as server, \
-            start_chromium() as driver:
+    with (
+        BackgroundServer(WebApp(rng=random.Random(rng.getrandbits(64)))) as server,
+        start_chromium() as driver,
+    ):
         driver.get(server.url)
         wait_for_game(driver)
         for number, letter in enumerate(moves, start=1):

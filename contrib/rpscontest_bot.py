@@ -25,6 +25,7 @@ A runner in five lines::
         exec(code, namespace)
         print(namespace["output"])
 """
+
 if input == "" or "roshambo_agent" not in globals():
     import random
     import sys
@@ -39,11 +40,14 @@ if input == "" or "roshambo_agent" not in globals():
         import roshambo.agent
         import roshambo.moves
     except ImportError as error:
-        raise ImportError("rpscontest_bot.py needs the roshambo package: install the project "
-                          "or put the folder that contains roshambo/ on sys.path") from error
+        raise ImportError(
+            "rpscontest_bot.py needs the roshambo package: install the project "
+            "or put the folder that contains roshambo/ on sys.path"
+        ) from error
     roshambo.moves.parse_letter(input)  # a bad first input raises before any engine exists
     roshambo_agent = roshambo.agent.Agent(
-        random.Random(globals()["roshambo_seed"]) if "roshambo_seed" in globals() else None)
+        random.Random(globals()["roshambo_seed"]) if "roshambo_seed" in globals() else None
+    )
     output = roshambo.moves.to_letter(roshambo_agent.move(None))
 else:
     output = roshambo.moves.to_letter(roshambo_agent.move(roshambo.moves.parse_letter(input)))

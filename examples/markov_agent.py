@@ -6,6 +6,7 @@ chain) and plays what beats the likeliest next one.
 
     python -m roshambo match examples/markov_agent.py quincy
 """
+
 import random
 
 counts = [[0, 0, 0] for _ in range(3)]  # counts[previous][next], their moves

@@ -1,4 +1,5 @@
 """The engine behind one match: reset / observe / choose, or ``move`` for both at once."""
+
 from __future__ import annotations
 
 import random
@@ -95,7 +96,9 @@ class Agent:
             self._ensemble.observe(self._last, their_last)  # our own last move needs no check
             self.rounds += 1
         elif self._last is not None:
-            raise ValueError("their_last is None in the middle of a match: call reset() or new_match() to start a new one")
+            raise ValueError(
+                "their_last is None in the middle of a match: call reset() or new_match() to start a new one"
+            )
         return self.choose()
 
     def instrument(self, wrap: Callable[[str, str, Callable], Callable]) -> None:
@@ -118,5 +121,13 @@ class Agent:
         choice = self._ensemble.last_choice()
         if choice is None:
             return Belief("none", "none", 0, 0, 0.0, True)
-        return Belief(choice.strategy, family_of(choice.strategy), choice.window, choice.rotation, choice.score,
-                      choice.hedging, choice.cautious, choice.exact)
+        return Belief(
+            choice.strategy,
+            family_of(choice.strategy),
+            choice.window,
+            choice.rotation,
+            choice.score,
+            choice.hedging,
+            choice.cautious,
+            choice.exact,
+        )

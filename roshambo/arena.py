@@ -19,6 +19,7 @@ file (``roshambo.filebots``); one that fails in a match forfeits it (:class:`For
 
 Nothing here prints: progress is reported through a callback, tables live in ``report``.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -117,8 +118,9 @@ class MatchResult:
 
     def flipped(self) -> MatchResult:
         """The same match from the opponent's point of view."""
-        return replace(self, player=self.opponent, opponent=self.player,
-                       wins=self.losses, losses=self.wins)
+        return replace(
+            self, player=self.opponent, opponent=self.player, wins=self.losses, losses=self.wins
+        )
 
 
 @dataclass(frozen=True)
@@ -216,8 +218,15 @@ class Registered:
         return make_player(self.name, rng, throws=self.throws)
 
 
-def play_match(a: Factory, b: Factory, n: int, seed: int, *,
-               labels: tuple[str, str] | None = None, rep: int = 0) -> MatchResult:
+def play_match(
+    a: Factory,
+    b: Factory,
+    n: int,
+    seed: int,
+    *,
+    labels: tuple[str, str] | None = None,
+    rep: int = 0,
+) -> MatchResult:
     """Play ``n`` throws between fresh players from factories ``a`` and ``b``.
 
     Both players' random sources are drawn from ``seed``, so the same seed replays the same
@@ -243,8 +252,9 @@ def play_match(a: Factory, b: Factory, n: int, seed: int, *,
         _close(player_b)
 
 
-def _play(player_a: Player, player_b: Player, n: int, seed: int,
-          labels: tuple[str, str] | None, rep: int) -> MatchResult:
+def _play(
+    player_a: Player, player_b: Player, n: int, seed: int, labels: tuple[str, str] | None, rep: int
+) -> MatchResult:
     name_a, name_b = labels if labels is not None else (player_a.name, player_b.name)
     wins = losses = 0
     forfeit: Forfeit | None = None
@@ -290,14 +300,23 @@ def schedule(pairs: Sequence[tuple[str, str]], reps: int, seed: int) -> tuple[Ma
     if reps < 1:
         raise ValueError(f"a tournament needs reps >= 1, got {reps}")
     master = random.Random(seed)
-    return tuple(MatchSpec(a, b, rep, master.getrandbits(63))
-                 for rep in range(reps) for a, b in pairs)
+    return tuple(
+        MatchSpec(a, b, rep, master.getrandbits(63)) for rep in range(reps) for a, b in pairs
+    )
 
 
-def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
-               candidates: Mapping[str, Factory] | None = None, workers: int = 1,
-               executor: Executor | None = None, out: str | Path | None = None,
-               progress: Progress | None = None) -> TournamentResult:
+def tournament(
+    entrants: Mapping[str, Factory],
+    *,
+    n: int,
+    reps: int,
+    seed: int,
+    candidates: Mapping[str, Factory] | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    out: str | Path | None = None,
+    progress: Progress | None = None,
+) -> TournamentResult:
     """A round robin among ``entrants``, or each of ``candidates`` against them.
 
     Seeds are drawn before any match runs, so where the matches run cannot change a result:
@@ -320,7 +339,7 @@ def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
     else:
         if len(population) < 2:
             raise ValueError("a round robin needs at least two entrants")
-        pairs = [(a, b) for i, a in enumerate(population) for b in population[i + 1:]]
+        pairs = [(a, b) for i, a in enumerate(population) for b in population[i + 1 :]]
         factories = dict(entrants)
     specs = schedule(pairs, reps, seed)
     results: list[MatchResult | None] = [None] * len(specs)
@@ -328,14 +347,25 @@ def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
     if out is not None:
         from .runlog import RunHeader, RunLog
 
-        header = RunHeader.of(seed=seed, n=n, reps=reps, population=population,
-                              candidates=tuple(candidates or ()), factories=factories)
+        header = RunHeader.of(
+            seed=seed,
+            n=n,
+            reps=reps,
+            population=population,
+            candidates=tuple(candidates or ()),
+            factories=factories,
+        )
         log = RunLog(out, header)
         for index, spec in enumerate(specs):
             results[index] = log.done.get((spec.player, spec.opponent, spec.rep))
-    jobs = [(index, (factories[s.player], factories[s.opponent], n, s.seed,
-                     (s.player, s.opponent), s.rep))
-            for index, s in enumerate(specs) if results[index] is None]
+    jobs = [
+        (
+            index,
+            (factories[s.player], factories[s.opponent], n, s.seed, (s.player, s.opponent), s.rep),
+        )
+        for index, s in enumerate(specs)
+        if results[index] is None
+    ]
     done = len(specs) - len(jobs)
     try:
         for index, result, seconds in _execute(jobs, executor, workers):
@@ -348,8 +378,14 @@ def tournament(entrants: Mapping[str, Factory], *, n: int, reps: int, seed: int,
     finally:
         if log is not None:
             log.close()
-    return TournamentResult(tuple(r for r in results if r is not None), n, reps, seed,
-                            population, tuple(candidates or ()))
+    return TournamentResult(
+        tuple(r for r in results if r is not None),
+        n,
+        reps,
+        seed,
+        population,
+        tuple(candidates or ()),
+    )
 
 
 def _play_job(job: tuple) -> tuple[MatchResult, float]:
@@ -359,8 +395,9 @@ def _play_job(job: tuple) -> tuple[MatchResult, float]:
     return result, time.perf_counter() - start
 
 
-def _execute(jobs: Sequence[tuple[int, tuple]], executor: Executor | None,
-             workers: int) -> Iterator[tuple[int, MatchResult, float]]:
+def _execute(
+    jobs: Sequence[tuple[int, tuple]], executor: Executor | None, workers: int
+) -> Iterator[tuple[int, MatchResult, float]]:
     """(index, result, seconds) for every job, in the order they finish."""
     if executor is not None:
         yield from _windowed(jobs, executor, max(MIN_IN_FLIGHT, IN_FLIGHT_PER_WORKER * workers))
@@ -389,8 +426,9 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
-def _windowed(jobs: Sequence[tuple[int, tuple]], executor: Executor,
-              window: int) -> Iterator[tuple[int, MatchResult, float]]:
+def _windowed(
+    jobs: Sequence[tuple[int, tuple]], executor: Executor, window: int
+) -> Iterator[tuple[int, MatchResult, float]]:
     """Keep at most ``window`` jobs submitted; yield each as it finishes."""
     pending: dict[Future, int] = {}
     queue = iter(jobs)
@@ -508,6 +546,7 @@ def expand_names(names: Iterable[str]) -> list[str]:
 def short_labels(names: Sequence[str]) -> dict[str, str]:
     """Each player spec's label for tables: a bot file by its file name (``my_bot.py``,
     ``kaggle:agent.py`` when forced), unless two files would share one; others as given."""
+
     def short(name: str) -> str:
         if not is_file_spec(name):
             return name
@@ -518,13 +557,19 @@ def short_labels(names: Sequence[str]) -> dict[str, str]:
 
     shorts = {name: short(name) for name in names}
     taken = Counter(shorts.values())
-    return {name: label if taken[label] == 1 and (label == name or label not in shorts) else name
-            for name, label in shorts.items()}
+    return {
+        name: label if taken[label] == 1 and (label == name or label not in shorts) else name
+        for name, label in shorts.items()
+    }
 
 
-def make_player(name: str, rng: random.Random | None = None, *,
-                throws: int = DEFAULT_THROWS,
-                move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Player:
+def make_player(
+    name: str,
+    rng: random.Random | None = None,
+    *,
+    throws: int = DEFAULT_THROWS,
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+) -> Player:
     """A fresh player by spec: "ai", "classic:NAME", a ``roshambo.opponents`` name, a
     relative's spec (``counter:window=20``), or a bot file (``PATH.py``, ``rpscontest:PATH``,
     ``kaggle:PATH``; see ``roshambo.filebots``)."""
@@ -533,24 +578,28 @@ def make_player(name: str, rng: random.Random | None = None, *,
 
         return Agent(rng)
     if is_file_spec(name):
-        return FileBot(BotSource.read(name), rng, throws=throws, move_timeout=move_timeout,
-                       name=name)
+        return FileBot(
+            BotSource.read(name), rng, throws=throws, move_timeout=move_timeout, name=name
+        )
     if name.startswith(CLASSIC_PREFIX):
         from .classic_field import ClassicBot
 
-        return ClassicBot(name[len(CLASSIC_PREFIX):], rng, throws=throws)
+        return ClassicBot(name[len(CLASSIC_PREFIX) :], rng, throws=throws)
     module = _opponents_registry()
     relative = getattr(module, "is_relative", lambda _: False)(name)
     if module is None or not relative and name not in getattr(module, "OPPONENTS", {name: None}):
-        raise ValueError(f"unknown player {name!r}: expected one of {', '.join(known_names())}, "
-                         f"{CLASSIC_PREFIX}NAME for a classic open_spiel bot, a relative's spec "
-                         f"({getattr(module, 'usage', str)()}), or a bot file "
-                         f"(PATH.py, rpscontest:PATH, kaggle:PATH)")
+        raise ValueError(
+            f"unknown player {name!r}: expected one of {', '.join(known_names())}, "
+            f"{CLASSIC_PREFIX}NAME for a classic open_spiel bot, a relative's spec "
+            f"({getattr(module, 'usage', str)()}), or a bot file "
+            f"(PATH.py, rpscontest:PATH, kaggle:PATH)"
+        )
     return module.make_opponent(name, rng)  # type: ignore[attr-defined]
 
 
-def resolve(name: str, *, throws: int = DEFAULT_THROWS,
-            move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Factory:
+def resolve(
+    name: str, *, throws: int = DEFAULT_THROWS, move_timeout: float = DEFAULT_MOVE_TIMEOUT
+) -> Factory:
     """A checked, picklable factory for ``name`` (raises ``ValueError`` for unknown names).
 
     A bot file is read (and parsed) once, here: its factory carries the source, so workers
@@ -563,7 +612,7 @@ def resolve(name: str, *, throws: int = DEFAULT_THROWS,
     if name.startswith(CLASSIC_PREFIX):
         from .classic_field import check_bot_name
 
-        check_bot_name(name[len(CLASSIC_PREFIX):])
+        check_bot_name(name[len(CLASSIC_PREFIX) :])
     else:
         make_player(name, random.Random(0), throws=throws)
     return Registered(name, throws)

@@ -10,6 +10,7 @@ replays from its seed as long as its players move in a fixed order in one proces
 is how ``arena.play_match`` runs. Where ``srandom`` is unavailable (Windows), the bots'
 randomness is not reproducible.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -19,10 +20,12 @@ from types import ModuleType
 
 from .moves import Move, check_move
 
-INSTALL_HINT = ('the classic RoShamBo field needs open_spiel; install it with\n'
-                '    pip install open_spiel\n'
-                'or, from a checkout of this project,\n'
-                '    pip install -e ".[arena]"')
+INSTALL_HINT = (
+    "the classic RoShamBo field needs open_spiel; install it with\n"
+    "    pip install open_spiel\n"
+    "or, from a checkout of this project,\n"
+    '    pip install -e ".[arena]"'
+)
 
 # Greenberg crashes open_spiel when built for fewer than 200 throws; the field was written
 # for 1000-throw matches, so bots are built for at least that many.
@@ -73,8 +76,9 @@ class ClassicBot:
 
     name = "classic"
 
-    def __init__(self, bot_name: str, rng: random.Random | None = None, *,
-                 throws: int = MIN_CAPACITY) -> None:
+    def __init__(
+        self, bot_name: str, rng: random.Random | None = None, *, throws: int = MIN_CAPACITY
+    ) -> None:
         self._pyspiel = load_pyspiel()
         self.bot_name = check_bot_name(bot_name)
         self.name = f"classic:{bot_name}"
@@ -87,8 +91,8 @@ class ClassicBot:
     def reset(self) -> None:
         _seed_c_random(self._seed)
         game = self._pyspiel.load_game(
-            "repeated_game(stage_game=matrix_rps(),"
-            f"num_repetitions={self.capacity},recall=1)")
+            f"repeated_game(stage_game=matrix_rps(),num_repetitions={self.capacity},recall=1)"
+        )
         self._state = game.new_initial_state()
         self._bot = self._pyspiel.make_roshambo_bot(0, self.bot_name, self.capacity)
         self._last: Move | None = None
@@ -96,16 +100,21 @@ class ClassicBot:
     def move(self, their_last: Move | None) -> Move:
         if their_last is None:
             if self._last is not None:
-                raise ValueError(f"{self.name}: their_last is None only on a match's first "
-                                 "move; call reset() to start a new match")
+                raise ValueError(
+                    f"{self.name}: their_last is None only on a match's first "
+                    "move; call reset() to start a new match"
+                )
         else:
             check_move(their_last)
             if self._last is None:
-                raise ValueError(f"{self.name}: got their move {their_last!r} before making "
-                                 "a first move")
+                raise ValueError(
+                    f"{self.name}: got their move {their_last!r} before making a first move"
+                )
             self._state.apply_actions([self._last, their_last])
         if self._state.is_terminal():
-            raise ValueError(f"{self.name}: built for {self.capacity} throws; "
-                             "pass a larger throws= for longer matches")
+            raise ValueError(
+                f"{self.name}: built for {self.capacity} throws; "
+                "pass a larger throws= for longer matches"
+            )
         self._last = int(self._bot.step(self._state))
         return self._last

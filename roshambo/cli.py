@@ -11,6 +11,7 @@ CSV/JSON row with rep 0), so each curve ends at that match's win rate. ``play`` 
 terminal session of ``python main.py --play`` against any registry name; ``serve`` the browser
 app of ``python main.py --serve`` (``roshambo.web``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,9 @@ from .runlog import read_seed
 from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
-PLAYER_SPECS = ("a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, "
-                "kaggle:PATH)")
+PLAYER_SPECS = (
+    "a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, kaggle:PATH)"
+)
 MATRIX_MAX = 20  # wider cross-tables go to --cross-table FILE.csv only
 SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
 
@@ -60,126 +62,244 @@ def _scheduler(text: str) -> ExecutorChoice:
 
 
 def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--move-timeout", type=options.seconds, default=DEFAULT_MOVE_TIMEOUT,
-                        metavar="SECONDS",
-                        help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
-                             "over it, the bot forfeits the match)")
+    parser.add_argument(
+        "--move-timeout",
+        type=options.seconds,
+        default=DEFAULT_MOVE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
+        "over it, the bot forfeits the match)",
+    )
 
 
 def _add_run_options(parser: argparse.ArgumentParser, *, reps: int) -> None:
-    parser.add_argument("--games", dest="games", type=options.positive_int, default=DEFAULT_THROWS,
-                        help=f"throws per match (default {DEFAULT_THROWS})")
-    parser.add_argument("--reps", dest="reps", type=options.positive_int, default=reps,
-                        help=f"matches of every pairing (default {reps})")
+    parser.add_argument(
+        "--games",
+        dest="games",
+        type=options.positive_int,
+        default=DEFAULT_THROWS,
+        help=f"throws per match (default {DEFAULT_THROWS})",
+    )
+    parser.add_argument(
+        "--reps",
+        dest="reps",
+        type=options.positive_int,
+        default=reps,
+        help=f"matches of every pairing (default {reps})",
+    )
     # the names these options had in earlier versions, still taken but not shown
-    parser.add_argument("--throws", dest="games", type=options.positive_int,
-                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    parser.add_argument("--matches", dest="reps", type=options.positive_int,
-                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    parser.add_argument("--workers", type=options.positive_int, default=os.cpu_count() or 1,
-                        help="processes to play in (default: all cores; 1 = in-process)")
-    parser.add_argument("--seed", type=options.integer, default=None, help="master seed (default: random, printed)")
+    parser.add_argument(
+        "--throws",
+        dest="games",
+        type=options.positive_int,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument(
+        "--matches",
+        dest="reps",
+        type=options.positive_int,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument(
+        "--workers",
+        type=options.positive_int,
+        default=os.cpu_count() or 1,
+        help="processes to play in (default: all cores; 1 = in-process)",
+    )
+    parser.add_argument(
+        "--seed", type=options.integer, default=None, help="master seed (default: random, printed)"
+    )
     parser.add_argument("--csv", type=Path, help="write one row per match to this CSV file")
     parser.add_argument("--json", type=Path, help="write the whole run to this JSON file")
-    parser.add_argument("--out", type=Path, metavar="FILE.jsonl",
-                        help="stream every finished match to this JSONL file; rerunning the "
-                             "same command with it resumes the run, skipping finished matches")
-    parser.add_argument("--scheduler", type=_scheduler, default=ExecutorChoice(PROCESS),
-                        metavar="WHERE",
-                        help="where matches run: 'process' (default: a local process pool of "
-                             "--workers), 'local:N' (a local Dask cluster of N workers) or "
-                             "'tcp://HOST:PORT' (a running Dask scheduler); Dask needs "
-                             'pip install -e ".[cluster]"')
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE.jsonl",
+        help="stream every finished match to this JSONL file; rerunning the "
+        "same command with it resumes the run, skipping finished matches",
+    )
+    parser.add_argument(
+        "--scheduler",
+        type=_scheduler,
+        default=ExecutorChoice(PROCESS),
+        metavar="WHERE",
+        help="where matches run: 'process' (default: a local process pool of "
+        "--workers), 'local:N' (a local Dask cluster of N workers) or "
+        "'tcp://HOST:PORT' (a running Dask scheduler); Dask needs "
+        'pip install -e ".[cluster]"',
+    )
     _add_move_timeout(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m roshambo", description="Rock-paper-scissors arena: matches, tournaments, the classic RoShamBo field, speed.")
+    parser = argparse.ArgumentParser(
+        prog="python -m roshambo",
+        description="Rock-paper-scissors arena: matches, tournaments, the classic RoShamBo field, speed.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     population = commands.add_parser(
-        "population", help="our engine against the 43 classic bots (needs open_spiel)",
+        "population",
+        help="our engine against the 43 classic bots (needs open_spiel)",
         description="A candidate against the classic RoShamBo field (open_spiel), with PR, PE "
-                    "and AGG (Lanctot et al. 2023) beside classic bots measured in the same run.")
+        "and AGG (Lanctot et al. 2023) beside classic bots measured in the same run.",
+    )
     _add_run_options(population, reps=3)
-    population.add_argument("--bots", type=options.names, default=None,
-                            help="comma-separated classic bot names (default: all 43)")
-    population.add_argument("--player", default=ENGINE_NAME,
-                            help=f"the candidate: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
-    population.add_argument("--compare", type=options.names, default=options.names(COMPARE_DEFAULT),
-                            help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; "
-                                 "'' for none)")
+    population.add_argument(
+        "--bots",
+        type=options.names,
+        default=None,
+        help="comma-separated classic bot names (default: all 43)",
+    )
+    population.add_argument(
+        "--player",
+        default=ENGINE_NAME,
+        help=f"the candidate: {PLAYER_SPECS} (default {ENGINE_NAME!r})",
+    )
+    population.add_argument(
+        "--compare",
+        type=options.names,
+        default=options.names(COMPARE_DEFAULT),
+        help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; '' for none)",
+    )
 
     match = commands.add_parser(
-        "match", help="one seeded match between two players",
+        "match",
+        help="one seeded match between two players",
         description="One match between two players, counted from A's side: wins, losses, "
-                    "ties, score and win rate, with the seed that replays it.")
+        "ties, score and win rate, with the seed that replays it.",
+    )
     match.add_argument("a", metavar="A", help=f"a player: {PLAYER_SPECS}")
     match.add_argument("b", metavar="B", help="the other player")
-    match.add_argument("--games", type=options.positive_int, default=DEFAULT_THROWS,
-                       help=f"throws (default {DEFAULT_THROWS})")
-    match.add_argument("--seed", type=options.integer, default=None, help="seed (default: random, printed)")
+    match.add_argument(
+        "--games",
+        type=options.positive_int,
+        default=DEFAULT_THROWS,
+        help=f"throws (default {DEFAULT_THROWS})",
+    )
+    match.add_argument(
+        "--seed", type=options.integer, default=None, help="seed (default: random, printed)"
+    )
     _add_plot_option(match, "A's running win rate over the match")
     _add_move_timeout(match)
 
     robin = commands.add_parser(
-        "tournament", help="round robin among named players",
+        "tournament",
+        help="round robin among named players",
         description="Every pair of players meets --reps times; the standings rank them by PR, "
-                    "PE and AGG (Lanctot et al. 2023), with the cross-table of mean scores.")
-    robin.add_argument("names", nargs="*", metavar="NAME",
-                       help="players: registry names, classic:NAME, classic:* (all 43 classic "
-                            "bots), or bot files (PATH.py, rpscontest:PATH, kaggle:PATH); "
-                            "default: ai and every registered opponent")
+        "PE and AGG (Lanctot et al. 2023), with the cross-table of mean scores.",
+    )
+    robin.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="players: registry names, classic:NAME, classic:* (all 43 classic "
+        "bots), or bot files (PATH.py, rpscontest:PATH, kaggle:PATH); "
+        "default: ai and every registered opponent",
+    )
     _add_run_options(robin, reps=1)
-    robin.add_argument("--cross-table", type=Path, metavar="FILE.csv",
-                       help="write the cross-table of mean scores (row vs column) as CSV")
+    robin.add_argument(
+        "--cross-table",
+        type=Path,
+        metavar="FILE.csv",
+        help="write the cross-table of mean scores (row vs column) as CSV",
+    )
 
     h2h = commands.add_parser(
-        "headtohead", help="a player against a list of opponents",
+        "headtohead",
+        help="a player against a list of opponents",
         description="One player against each opponent --reps times: mean score, its standard "
-                    "error, win rate and matches won/lost/drawn, per opponent.")
-    h2h.add_argument("opponents", nargs="*", metavar="OPPONENT",
-                     help="opponents, each " + PLAYER_SPECS + ", or classic:* for the whole "
-                          "classic field (default: classic:greenberg classic:iocainebot "
-                          "copy-attacker)")
-    h2h.add_argument("--player", default=ENGINE_NAME,
-                     help=f"the player: {PLAYER_SPECS} (default {ENGINE_NAME!r})")
+        "error, win rate and matches won/lost/drawn, per opponent.",
+    )
+    h2h.add_argument(
+        "opponents",
+        nargs="*",
+        metavar="OPPONENT",
+        help="opponents, each " + PLAYER_SPECS + ", or classic:* for the whole "
+        "classic field (default: classic:greenberg classic:iocainebot "
+        "copy-attacker)",
+    )
+    h2h.add_argument(
+        "--player",
+        default=ENGINE_NAME,
+        help=f"the player: {PLAYER_SPECS} (default {ENGINE_NAME!r})",
+    )
     _add_run_options(h2h, reps=20)
-    _add_plot_option(h2h, "the player's running win rate over its first match against each "
-                          "opponent")
+    _add_plot_option(
+        h2h, "the player's running win rate over its first match against each opponent"
+    )
 
     session = commands.add_parser(
-        "play", help="play against an opponent yourself, in the terminal",
-        description="A terminal session: type r/p/s (or rock/paper/scissors), q to quit.")
-    session.add_argument("opponent", nargs="?", default=ENGINE_NAME, metavar="OPPONENT",
-                         help=f"the opponent: {PLAYER_SPECS} (default {ENGINE_NAME!r}, our engine)")
-    session.add_argument("--explain", action="store_true",
-                         help="show what the engine believes after each round (opponent ai)")
-    session.add_argument("--seed", type=options.integer, default=None,
-                         help="seed the opponent (default: from the OS)")
+        "play",
+        help="play against an opponent yourself, in the terminal",
+        description="A terminal session: type r/p/s (or rock/paper/scissors), q to quit.",
+    )
+    session.add_argument(
+        "opponent",
+        nargs="?",
+        default=ENGINE_NAME,
+        metavar="OPPONENT",
+        help=f"the opponent: {PLAYER_SPECS} (default {ENGINE_NAME!r}, our engine)",
+    )
+    session.add_argument(
+        "--explain",
+        action="store_true",
+        help="show what the engine believes after each round (opponent ai)",
+    )
+    session.add_argument(
+        "--seed",
+        type=options.integer,
+        default=None,
+        help="seed the opponent (default: from the OS)",
+    )
     _add_move_timeout(session)
 
     web = commands.add_parser(
-        "serve", help="play in the browser: a local web app that shows what the AI is thinking",
+        "serve",
+        help="play in the browser: a local web app that shows what the AI is thinking",
         description="Serve the browser app (roshambo.web:app) with the standard library's "
-                    "threaded WSGI server and print its URL; Ctrl-C stops it.")
-    web.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
-    web.add_argument("--port", type=options.port_number, default=DEFAULT_PORT,
-                     help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    web.add_argument("--max-games", type=options.positive_int, default=DEFAULT_MAX_GAMES,
-                     help=f"games kept at once; the least recently used is evicted "
-                          f"(default {DEFAULT_MAX_GAMES})")
-    web.add_argument("--max-rounds", type=options.positive_int, default=DEFAULT_MAX_ROUNDS,
-                     help=f"rounds a game may last (default {DEFAULT_MAX_ROUNDS})")
-    web.add_argument("--bot", action="append", default=[], metavar="PATH",
-                     help="a bot file (PATH.py, rpscontest:PATH or kaggle:PATH) to offer as an "
-                          "opponent too; repeat for more")
+        "threaded WSGI server and print its URL; Ctrl-C stops it.",
+    )
+    web.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})"
+    )
+    web.add_argument(
+        "--port",
+        type=options.port_number,
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    web.add_argument(
+        "--max-games",
+        type=options.positive_int,
+        default=DEFAULT_MAX_GAMES,
+        help=f"games kept at once; the least recently used is evicted "
+        f"(default {DEFAULT_MAX_GAMES})",
+    )
+    web.add_argument(
+        "--max-rounds",
+        type=options.positive_int,
+        default=DEFAULT_MAX_ROUNDS,
+        help=f"rounds a game may last (default {DEFAULT_MAX_ROUNDS})",
+    )
+    web.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a bot file (PATH.py, rpscontest:PATH or kaggle:PATH) to offer as an "
+        "opponent too; repeat for more",
+    )
 
     bench = commands.add_parser(
-        "bench", help="per-move time and memory of the engine",
+        "bench",
+        help="per-move time and memory of the engine",
         description="The engine's time a move (median of fresh matches against random moves, "
-                    "in us and in the write-up's Markov chains) and its memory; --breakdown "
-                    "shows where a move's time goes.")
+        "in us and in the write-up's Markov chains) and its memory; --breakdown "
+        "shows where a move's time goes.",
+    )
     speed = _load_speed()
     if speed is not None:
         speed.build_parser(bench)
@@ -187,8 +307,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--plot", type=Path, default=None, metavar="FILE",
-                        help=f"also draw {what} to FILE, with the 60%% line (needs matplotlib)")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"also draw {what} to FILE, with the 60%% line (needs matplotlib)",
+    )
 
 
 def _load_speed() -> ModuleType | None:
@@ -221,25 +346,33 @@ def _run_seed(args: argparse.Namespace) -> int:
     return _seed(args.seed)
 
 
-def _timed_tournament(args: argparse.Namespace,
-                      **kwargs: object) -> tuple[TournamentResult, float, str]:
+def _timed_tournament(
+    args: argparse.Namespace, **kwargs: object
+) -> tuple[TournamentResult, float, str]:
     """Run on the executor --scheduler names, streaming to --out: (result, seconds, where)."""
     start = time.perf_counter()
     with open_executor(args.scheduler) as (executor, workers):
         where = args.scheduler.describe(workers or args.workers)
-        result = tournament(**kwargs, executor=executor,  # type: ignore[arg-type]
-                            workers=workers or args.workers, out=args.out,
-                            progress=_progress())
+        result = tournament(
+            **kwargs,
+            executor=executor,  # type: ignore[arg-type]
+            workers=workers or args.workers,
+            out=args.out,
+            progress=_progress(),
+        )
     return result, time.perf_counter() - start, where
 
 
-def _factories(names: Sequence[str], args: argparse.Namespace,
-               among: Sequence[str] = ()) -> dict[str, Factory]:
+def _factories(
+    names: Sequence[str], args: argparse.Namespace, among: Sequence[str] = ()
+) -> dict[str, Factory]:
     """Each player by its table label (a bot file by its file name unless it would clash with
     another of ``names`` or ``among``: see ``short_labels``)."""
     labels = short_labels([*names, *among])
-    factories = {labels[name]: resolve(name, throws=args.games, move_timeout=args.move_timeout)
-                 for name in names}
+    factories = {
+        labels[name]: resolve(name, throws=args.games, move_timeout=args.move_timeout)
+        for name in names
+    }
     _say_kinds(factories.values())
     return factories
 
@@ -299,13 +432,21 @@ def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], di
 
 def cmd_population(args: argparse.Namespace) -> int:
     population, candidates = population_players(args)
-    result, seconds, where = _timed_tournament(args, entrants=population, candidates=candidates,
-                                        n=args.games, reps=args.reps, seed=_run_seed(args))
+    result, seconds, where = _timed_tournament(
+        args,
+        entrants=population,
+        candidates=candidates,
+        n=args.games,
+        reps=args.reps,
+        seed=_run_seed(args),
+    )
     print(f"classic RoShamBo field (open_spiel): {report.format_header(result)}")
     print()
     print(report.format_metrics(result.metrics()))
-    print("PR: mean score per match over the field; PE: largest mean loss to one member; "
-          "AGG = PR - PE (Lanctot et al. 2023)")
+    print(
+        "PR: mean score per match over the field; PE: largest mean loss to one member; "
+        "AGG = PR - PE (Lanctot et al. 2023)"
+    )
     print()
     print(report.format_population(result))
     print()
@@ -322,8 +463,11 @@ def cmd_match(args: argparse.Namespace) -> int:
     b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout)
     _say_kinds([a] if args.a == args.b else [a, b])
     labels = short_labels([args.a, args.b])
-    print(report.format_match(play_match(a, b, args.games, seed,
-                                         labels=(labels[args.a], labels[args.b]))))
+    print(
+        report.format_match(
+            play_match(a, b, args.games, seed, labels=(labels[args.a], labels[args.b]))
+        )
+    )
     if args.plot is not None:
         _draw([trace_match(a, b, args.games, seed, label=args.b)], args.plot, player=args.a)
     return 0
@@ -334,8 +478,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate names in {names}")
     entrants = _factories(names, args)
-    result, seconds, where = _timed_tournament(args, entrants=entrants, n=args.games, reps=args.reps,
-                                        seed=_run_seed(args))
+    result, seconds, where = _timed_tournament(
+        args, entrants=entrants, n=args.games, reps=args.reps, seed=_run_seed(args)
+    )
     print(report.format_header(result))
     print()
     print(report.format_standings(result, matrix=len(names) <= MATRIX_MAX))
@@ -349,8 +494,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def _default_opponents() -> list[str]:
     available = set(known_names())
-    return ["classic:greenberg", "classic:iocainebot",
-            *(name for name in ("copy-attacker",) if name in available)]
+    return [
+        "classic:greenberg",
+        "classic:iocainebot",
+        *(name for name in ("copy-attacker",) if name in available),
+    ]
 
 
 def cmd_headtohead(args: argparse.Namespace) -> int:
@@ -363,8 +511,14 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
     entrants = _factories(opponents, args, among=[args.player])
     candidates = _factories([args.player], args, among=opponents)
-    result, seconds, where = _timed_tournament(args, entrants=entrants, candidates=candidates,
-                                        n=args.games, reps=args.reps, seed=_run_seed(args))
+    result, seconds, where = _timed_tournament(
+        args,
+        entrants=entrants,
+        candidates=candidates,
+        n=args.games,
+        reps=args.reps,
+        seed=_run_seed(args),
+    )
     print(report.format_header(result))
     print()
     print(report.format_headtohead(result))
@@ -373,8 +527,10 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     _write_files(args, result)
     if args.plot is not None:
         firsts = [m for m in result.matches if m.rep == 0]
-        traces = [trace_match(candidates[m.player], entrants[m.opponent], m.n, m.seed,
-                              label=m.opponent) for m in firsts]
+        traces = [
+            trace_match(candidates[m.player], entrants[m.opponent], m.n, m.seed, label=m.opponent)
+            for m in firsts
+        ]
         first = f" (first of {args.reps} matches)" if args.reps > 1 else ""
         _draw(traces, args.plot, player=next(iter(candidates)) + first)
     return 0
@@ -387,8 +543,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     opponent = session_opponent(args.opponent, rng, move_timeout=args.move_timeout)
     _say_kinds([opponent])
     if args.explain and not isinstance(opponent, Explaining):
-        raise ValueError(f"--explain shows our engine's beliefs: {args.opponent} has none to "
-                         f"show; play {ENGINE_NAME} to use it")
+        raise ValueError(
+            f"--explain shows our engine's beliefs: {args.opponent} has none to "
+            f"show; play {ENGINE_NAME} to use it"
+        )
     run_session(opponent, explain=args.explain)
     return 0
 
@@ -396,8 +554,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .web import serve
 
-    serve(args.host, args.port, max_games=args.max_games, max_rounds=args.max_rounds,
-          bots=tuple(args.bot))
+    serve(
+        args.host,
+        args.port,
+        max_games=args.max_games,
+        max_rounds=args.max_rounds,
+        bots=tuple(args.bot),
+    )
     return 0
 
 
@@ -432,6 +595,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        resume = " (rerun the same command to resume from --out)" if getattr(args, "out", None) else ""
+        resume = (
+            " (rerun the same command to resume from --out)" if getattr(args, "out", None) else ""
+        )
         print(f"interrupted{resume}", file=sys.stderr)
         return 130

@@ -167,6 +167,7 @@ the fCC bots do, starts the match where the last one left it, with counts we wou
 otherwise never see; a fresh model of a counter of our last three moves meets 27 rows of
 them. ``reset`` forgets everything, carried models included.
 """
+
 from __future__ import annotations
 
 import math
@@ -260,8 +261,12 @@ def _gather(parts: Parts, direct: list[Move | None], mirrored: list[Move | None]
     """One packed integer of every half's part: the working direct halves', the working
     mirrored ones', then ``idle`` silent halves' parts."""
     of_direct, of_mirrored = parts
-    return int.from_bytes(b"".join(chain(map(of_direct, direct), map(of_mirrored, mirrored),
-                                         repeat(of_direct(None), idle))), "little")
+    return int.from_bytes(
+        b"".join(
+            chain(map(of_direct, direct), map(of_mirrored, mirrored), repeat(of_direct(None), idle))
+        ),
+        "little",
+    )
 
 
 # PATTERN[d]: (reward + 1) of strategies k = 0, 1, 2 when the opponent played e + d, with e
@@ -277,15 +282,18 @@ STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
 ACCURACY = tuple(_packed(*(3 if k == d else 0 for k in range(3))) for d in range(3))
 # BELIEVERS[b]: a field of all ones where strategy k of a half expecting e expects b
 BELIEVERS = tuple(
-    _sides(tuple(_packed(*(FIELD_ONES if (e + k) % 3 == b else 0 for k in range(3))) for e in range(3))
-           + (_packed(0, 0, 0),))
+    _sides(
+        tuple(_packed(*(FIELD_ONES if (e + k) % 3 == b else 0 for k in range(3))) for e in range(3))
+        + (_packed(0, 0, 0),)
+    )
     for b in range(3)
 )
 # SPEAKING: all ones in the three fields of a half that expects a move, zeros if it is silent
 SPEAKING = _sides((_packed(FIELD_ONES, FIELD_ONES, FIELD_ONES),) * 3 + (_packed(0, 0, 0),))
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r
 ROTATED = tuple(
-    tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3)) + ((0, 0, 0),)
+    tuple(tuple((1, -1, 0)[(move + r - theirs - 1) % 3] for r in range(3)) for move in range(3))
+    + ((0, 0, 0),)
     for theirs in range(3)
 )
 
@@ -318,30 +326,58 @@ class EnsembleConfig:
 
     def __post_init__(self) -> None:
         windows = self.windows
-        if (not isinstance(windows, tuple) or not windows
-                or not all(type(w) is int and w >= 1 for w in windows)):
-            raise ValueError(f"invalid windows {windows!r}: expected a tuple of positive round counts")
+        if (
+            not isinstance(windows, tuple)
+            or not windows
+            or not all(type(w) is int and w >= 1 for w in windows)
+        ):
+            raise ValueError(
+                f"invalid windows {windows!r}: expected a tuple of positive round counts"
+            )
         for name in ("meta_decay", "trust_decay", "prior_fading", "tie_fading"):
             check_decay(getattr(self, name), name)
         bar = self.trust_bar
         if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0.5 <= bar < 1.0:
-            raise ValueError(f"invalid trust_bar {bar!r}: expected a share from 0.5 up to (not including) 1")
+            raise ValueError(
+                f"invalid trust_bar {bar!r}: expected a share from 0.5 up to (not including) 1"
+            )
         floor = self.trust_floor
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor < 0.5:
-            raise ValueError(f"invalid trust_floor {floor!r}: expected a chance from 0 up to (not including) 1/2")
+            raise ValueError(
+                f"invalid trust_floor {floor!r}: expected a chance from 0 up to (not including) 1/2"
+            )
         prior = self.trust_prior
-        if (not isinstance(prior, tuple) or len(prior) != 2
-                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior)):
+        if (
+            not isinstance(prior, tuple)
+            or len(prior) != 2
+            or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in prior
+            )
+        ):
             raise ValueError(f"invalid trust_prior {prior!r}: expected two positive numbers")
         if not isinstance(self.caution_on_doubt, bool):
-            raise ValueError(f"invalid caution_on_doubt {self.caution_on_doubt!r}: expected True or False")
-        for name in ("naive_prior", "caution_rounds", "beaten_run", "tenure_rounds", "exact_tests",
-                     "exposure_run"):
+            raise ValueError(
+                f"invalid caution_on_doubt {self.caution_on_doubt!r}: expected True or False"
+            )
+        for name in (
+            "naive_prior",
+            "caution_rounds",
+            "beaten_run",
+            "tenure_rounds",
+            "exact_tests",
+            "exposure_run",
+        ):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"invalid {name} {value!r}: expected a non-negative integer")
-        for name in ("hedge_threshold", "switch_margin", "rotation_penalty", "window_penalty",
-                     "caution_margin", "caution_reach"):
+        for name in (
+            "hedge_threshold",
+            "switch_margin",
+            "rotation_penalty",
+            "window_penalty",
+            "caution_margin",
+            "caution_reach",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                 raise ValueError(f"invalid {name} {value!r}: expected a number")
@@ -393,8 +429,10 @@ class Ensemble:
         # the working mirrored ones, so each side's parts are gathered in one pass over what
         # they said, then the idle halves, whose parts are always the same.
         n = len(order)
-        working = tuple(tuple(i for i, name in enumerate(order) if works_as(probes[name], mirrored))
-                        for mirrored in (False, True))
+        working = tuple(
+            tuple(i for i, name in enumerate(order) if works_as(probes[name], mirrored))
+            for mirrored in (False, True)
+        )
         slots = [(i, m) for m in range(2) for i in working[m]]
         slots += [(i, m) for m in range(2) for i in range(n) if i not in working[m]]
         slot = {half: position for position, half in enumerate(slots)}
@@ -406,26 +444,41 @@ class Ensemble:
         # another predictor, which a new match rebuilds (a class whose share may borrow says
         # whether it did: ``borrowing``)
         index = {probes[name].name: i for i, name in enumerate(order)}
-        twins = {i: index.get(probes[name].name.removeprefix("carried-"), -1) for i, name in enumerate(order)
-                 if getattr(probes[name], "carried", False)}
-        self._twin_of = {i: j for i, j in twins.items()
-                         if j >= 0 and (getattr(type(probes[order[j]]), "share", WorksInOneHalf.share)
-                                        is WorksInOneHalf.share or hasattr(probes[order[j]], "borrowing"))}
+        twins = {
+            i: index.get(probes[name].name.removeprefix("carried-"), -1)
+            for i, name in enumerate(order)
+            if getattr(probes[name], "carried", False)
+        }
+        self._twin_of = {
+            i: j
+            for i, j in twins.items()
+            if j >= 0
+            and (
+                getattr(type(probes[order[j]]), "share", WorksInOneHalf.share)
+                is WorksInOneHalf.share
+                or hasattr(probes[order[j]], "borrowing")
+            )
+        }
         self._idle = len(slots) - len(working[0]) - len(working[1])
         # where predictor i's direct (mirrored) half's prediction is in the list of what the
         # working halves said (-1: an idle half)
-        self._said_at = tuple(tuple(working[m].index(i) if i in working[m] else -1 for i in range(n))
-                              for m in range(2))
+        self._said_at = tuple(
+            tuple(working[m].index(i) if i in working[m] else -1 for i in range(n))
+            for m in range(2)
+        )
         # Occam at the meta-meta level: second-guessing rotations and shorter windows must
         # beat the plain longest-window choice by a margin before they are followed.
         config = self.config
         self._handicaps = tuple(
             (config.rotation_penalty if r else 0.0) + (config.window_penalty if a else 0.0)
-            for a in range(len(config.windows)) for r in range(3)
+            for a in range(len(config.windows))
+            for r in range(3)
         )
         # the fields of selectable strategies: only they are scored (the others' keys stay 0,
         # so they are never compared, and a knockout needs no mask)
-        self._selectable = sum(FIELD_ONES << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+        self._selectable = sum(
+            FIELD_ONES << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies
+        )
         self._rounds_of_max = _halvings(len(fields))
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
@@ -447,12 +500,18 @@ class Ensemble:
         # key's winner is silent
         self._index_bits = max(1, (strategies - 1).bit_length())
         if 2 * self._shift + STREAK_BITS + self._index_bits > GUARD:
-            raise ValueError(f"invalid windows {self.config.windows!r}: the longest is too long to pack")
-        self._positions = sum((strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies)
+            raise ValueError(
+                f"invalid windows {self.config.windows!r}: the longest is too long to pack"
+            )
+        self._positions = sum(
+            (strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies
+        )
         # scores are kept where a key holds them, shifted up past the key's lower parts, so
         # that a window's keys are one subtraction away (see choose_move)
         self._key_shift = self._shift + STREAK_BITS + self._index_bits
-        self._prior = (int.from_bytes(_packed(*credits), "little") & self._selectable) << self._key_shift
+        self._prior = (
+            int.from_bytes(_packed(*credits), "little") & self._selectable
+        ) << self._key_shift
         self._field_bits = tuple(8 * FIELD * f for f in fields)  # where strategy s's field starts
         self._strategies = strategies
         # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
@@ -468,7 +527,10 @@ class Ensemble:
     def _by_their_move(table: tuple[bytes, ...]) -> tuple[Parts, ...]:
         """``table[d]`` (d: their move minus the expected one), per their move, looked up
         by each half's prediction (a silent half's part is ``SILENT``)."""
-        return tuple(_sides(tuple(table[(theirs - e) % 3] for e in range(3)) + (SILENT,)) for theirs in range(3))
+        return tuple(
+            _sides(tuple(table[(theirs - e) % 3] for e in range(3)) + (SILENT,))
+            for theirs in range(3)
+        )
 
     def reset(self) -> None:
         """Start a match afresh: new predictors, and every score at its prior."""
@@ -501,7 +563,10 @@ class Ensemble:
             mine, theirs = unanswered
             for mirrored, halves in enumerate(self._halves):
                 for half in halves:
-                    if getattr(half, "carried", False) and real_side(half.source, bool(mirrored)) == "their":
+                    if (
+                        getattr(half, "carried", False)
+                        and real_side(half.source, bool(mirrored)) == "their"
+                    ):
                         half.update(theirs, mine) if mirrored else half.update(mine, theirs)
         self._new_predictors(carry=True)
         self._new_scores()
@@ -509,12 +574,21 @@ class Ensemble:
     def _new_predictors(self, carry: bool) -> None:
         rng = self._rng
         old = self._halves if carry else None
-        kept = [[old is not None and getattr(old[m][i], "carried", False) for i in range(len(self._factories))]
-                for m in range(2)]
-        direct: list[Predictor] = [old[0][i] if kept[0][i] else make(rng)  # type: ignore[index]
-                                   for i, make in enumerate(self._factories.values())]
-        mirror: list[Predictor] = [old[1][i] if kept[1][i] else make(rng)  # type: ignore[index]
-                                   for i, make in enumerate(self._factories.values())]
+        kept = [
+            [
+                old is not None and getattr(old[m][i], "carried", False)
+                for i in range(len(self._factories))
+            ]
+            for m in range(2)
+        ]
+        direct: list[Predictor] = [
+            old[0][i] if kept[0][i] else make(rng)  # type: ignore[index]
+            for i, make in enumerate(self._factories.values())
+        ]
+        mirror: list[Predictor] = [
+            old[1][i] if kept[1][i] else make(rng)  # type: ignore[index]
+            for i, make in enumerate(self._factories.values())
+        ]
         self._halves = (direct, mirror)
         # halves that would compute what another half already does borrow its work, in the
         # order of the updates (every direct half, then every mirrored one), so that the
@@ -529,7 +603,9 @@ class Ensemble:
             for i, half in enumerate(halves):
                 if kept[m][i]:
                     half.new_match()  # type: ignore[attr-defined]
-                elif i in self._twin_of and not getattr(halves[self._twin_of[i]], "borrowing", False):
+                elif i in self._twin_of and not getattr(
+                    halves[self._twin_of[i]], "borrowing", False
+                ):
                     half.follow(halves[self._twin_of[i]])  # type: ignore[attr-defined]
         # bound methods of the working halves, looked up once per match rather than once per
         # predictor a round
@@ -540,8 +616,16 @@ class Ensemble:
         self._doubts = [[getattr(p, "doubt", None) for p in halves] for halves in (direct, mirror)]
         # the selectable direct halves that can name a move their exact model forces (see
         # choose_move), by predictor index; none if exact models are never followed
-        self._exacts = [(i, exact) for i in self._working[0] if 6 * i < self._strategies
-                        and (exact := getattr(direct[i], "exact", None)) is not None] if self.config.exact_tests else []
+        self._exacts = (
+            [
+                (i, exact)
+                for i in self._working[0]
+                if 6 * i < self._strategies
+                and (exact := getattr(direct[i], "exact", None)) is not None
+            ]
+            if self.config.exact_tests
+            else []
+        )
         # what each working half's predictor said last round (None: nothing, as a kept half
         # says until it proves itself again)
         self._direct: list[Move | None] = [None] * len(self._updates)
@@ -554,12 +638,21 @@ class Ensemble:
         "update", "exact" or "doubt". A wrapper may time the call, or record its answers and
         replay them to measure the meta levels alone. ``reset`` and ``new_match`` undo it."""
         names = list(self._factories)
-        self._updates = [wrap(names[i], "update", update) for i, update in zip(self._working[0], self._updates)]
-        self._mirror_updates = [wrap(names[i] + "'", "update", update)
-                                for i, update in zip(self._working[1], self._mirror_updates)]
+        self._updates = [
+            wrap(names[i], "update", update) for i, update in zip(self._working[0], self._updates)
+        ]
+        self._mirror_updates = [
+            wrap(names[i] + "'", "update", update)
+            for i, update in zip(self._working[1], self._mirror_updates)
+        ]
         self._exacts = [(i, wrap(names[i], "exact", exact)) for i, exact in self._exacts]
-        self._doubts = [[None if doubt is None else wrap(names[i] + mark, "doubt", doubt)
-                         for i, doubt in enumerate(doubts)] for doubts, mark in zip(self._doubts, ("", "'"))]
+        self._doubts = [
+            [
+                None if doubt is None else wrap(names[i] + mark, "doubt", doubt)
+                for i, doubt in enumerate(doubts)
+            ]
+            for doubts, mark in zip(self._doubts, ("", "'"))
+        ]
 
     def _new_scores(self) -> None:
         # the last choice: move, strategy, window, meta-meta choice, its score, trusted,
@@ -584,15 +677,22 @@ class Ensemble:
         self._wins = 0.0  # rounds won, and early on tied (see the module docstring)
         self._losses = 0.0
         self._beaten = 0  # rounds running in which the opponent beat our deterministic choice
-        self._doubted = False  # whether ``beaten_run`` has been reached this match (no optimistic prior)
+        self._doubted = (
+            False  # whether ``beaten_run`` has been reached this match (no optimistic prior)
+        )
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
-        self._intended = NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
+        self._intended = (
+            NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
+        )
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
         self._unanswered: tuple[Move, Move] | None = None  # see choose_move
         self._run = 0  # rounds running in which we followed our choice, before this one
         self._exposed = [0.0, 0.0]  # our choice's wins and losses in rounds after such a run
         self._tenure = 0  # rounds running this strategy and rotation were chosen before this one
-        self._chosen = (-1, 0)  # the meta levels' last choice: strategy and rotation, followed or not
+        self._chosen = (
+            -1,
+            0,
+        )  # the meta levels' last choice: strategy and rotation, followed or not
 
     def observe(self, mine: Move, theirs: Move) -> None:
         """Score every strategy and meta-strategy on the round just played, then learn it."""
@@ -606,7 +706,7 @@ class Ensemble:
             # what our deterministic choice won: the move played, or in a hedged round the
             # move we would have played (see the module docstring); early ties count too
             result = ((mine if trusted else intended) - theirs) % 3  # 1 win, 2 loss, 0 tie
-            won = (result == 1) + (self.config.tie_fading ** self._rounds if result == 0 else 0.0)
+            won = (result == 1) + (self.config.tie_fading**self._rounds if result == 0 else 0.0)
             lost = result == 2
             if 0 < self.config.exposure_run <= run:  # the round came after a run we followed
                 exposed = self._exposed
@@ -648,7 +748,9 @@ class Ensemble:
         rotated = ROTATED[theirs]
         self._meta_scores = [
             meta_decay * score + reward
-            for score, reward in zip(self._meta_scores, chain.from_iterable([rotated[m] for m in self._meta_moves]))
+            for score, reward in zip(
+                self._meta_scores, chain.from_iterable([rotated[m] for m in self._meta_moves])
+            )
         ]
         # every predictor, then every mirrored twin on the swapped histories
         self._direct = [update(mine, theirs) for update in self._updates]
@@ -737,11 +839,15 @@ class Ensemble:
             e = expects(best)
             if e == NO_MOVE:  # a silent winner: the best speaking key, if level or clearly winning
                 if not speaking:
-                    speaking = _gather(SPEAKING, self._direct, self._mirrored, self._idle) & selectable
+                    speaking = (
+                        _gather(SPEAKING, self._direct, self._mirrored, self._idle) & selectable
+                    )
                 rival = _largest(keys & speaking, knockout)
                 if rival:
                     strategy = last - (rival & index_mask)
-                    if rival >> records == top >> records or self._beats_chance(rival, strategy, window):
+                    if rival >> records == top >> records or self._beats_chance(
+                        rival, strategy, window
+                    ):
                         best = strategy
                         e = expects(best)
             self._meta_best[a] = best
@@ -759,7 +865,9 @@ class Ensemble:
         tenure = self._tenure = self._tenure + 1 if kept else 0
         if self._exacts:
             exact = self._exact_move(a, rotation)
-            if exact is not None:  # followed outright: no draw, no caution (see the module docstring)
+            if (
+                exact is not None
+            ):  # followed outright: no draw, no caution (see the module docstring)
                 predictor, expected = exact
                 intended = self._intended = self._pending = (expected + 1) % 3
                 trusted = not 0 < self.config.beaten_run <= self._beaten
@@ -775,11 +883,13 @@ class Ensemble:
             trusted = False  # beaten too many rounds running: a coin until it is not
         if trusted:
             alpha, beta = self.config.trust_prior
-            fading = self.config.prior_fading ** self._rounds
+            fading = self.config.prior_fading**self._rounds
             alpha = 1.0 + (alpha - 1.0) * fading
             beta = 1.0 + (beta - 1.0) * fading
             if self._doubted:
-                alpha = min(alpha, beta)  # the prior no longer favours following (a cautious one stays)
+                alpha = min(
+                    alpha, beta
+                )  # the prior no longer favours following (a cautious one stays)
             prior = alpha, beta
             alpha += self._wins
             beta += self._losses
@@ -791,8 +901,10 @@ class Ensemble:
             # is below the bar
             below = 0 < self.config.tenure_rounds <= tenure and alpha < bar * (alpha + beta)
             trusted = _sure(alpha, beta, bar) or (
-                not below and not _hopeless(alpha, beta, bar, self._floor_z)
-                and self._rng.betavariate(alpha, beta) > bar)
+                not below
+                and not _hopeless(alpha, beta, bar, self._floor_z)
+                and self._rng.betavariate(alpha, beta) > bar
+            )
             if trusted and 0 < self.config.exposure_run <= self._run:
                 # after a run we followed: only if our choice wins there, by a draw when its
                 # record there (with the same prior) is losing (see the module docstring, exposure)
@@ -800,9 +912,15 @@ class Ensemble:
                 losses = prior[1] + self._exposed[1]
                 trusted = wins >= losses or self._rng.betavariate(wins, losses) > 0.5
         planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
-        cautious = followable and (rounds < self.config.caution_rounds and self._cautious(planned)
-                                   or self.config.caution_on_doubt and self._in_doubt(self._meta_best[a]))
-        intended = (planned + 2) % 3 if cautious else planned  # caution ties the expected move, beats the rival
+        cautious = followable and (
+            rounds < self.config.caution_rounds
+            and self._cautious(planned)
+            or self.config.caution_on_doubt
+            and self._in_doubt(self._meta_best[a])
+        )
+        intended = (
+            (planned + 2) % 3 if cautious else planned
+        )  # caution ties the expected move, beats the rival
         self._intended = self._pending = intended if followable else NO_MOVE
         move = intended if trusted else self._rng.randrange(3)
         cautious = cautious and trusted
@@ -873,5 +991,7 @@ class Ensemble:
         ]
         config = self.config
         answered, rival, tied = (move + 2) % 3, (move + 1) % 3, move
-        return (best[rival] >= best[tied] + 2 * config.caution_margin
-                and best[rival] >= best[answered] - 2 * config.caution_reach)
+        return (
+            best[rival] >= best[tied] + 2 * config.caution_margin
+            and best[rival] >= best[answered] - 2 * config.caution_reach
+        )

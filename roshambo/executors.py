@@ -16,6 +16,7 @@ Dask (``distributed``) is optional and imported only here, only when asked for; 
 :class:`DaskMissing` says how to install it. Every worker needs this project installed
 (``pip install -e ".[cluster]"``); the bots from files travel with the matches.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -27,10 +28,12 @@ from types import ModuleType
 PROCESS = "process"
 LOCAL_PREFIX = "local:"
 TCP_PREFIX = "tcp://"
-INSTALL_HINT = ('running on Dask needs the distributed package; install it with\n'
-                '    pip install "dask[distributed]"\n'
-                'or, from a checkout of this project,\n'
-                '    pip install -e ".[cluster]"')
+INSTALL_HINT = (
+    "running on Dask needs the distributed package; install it with\n"
+    '    pip install "dask[distributed]"\n'
+    "or, from a checkout of this project,\n"
+    '    pip install -e ".[cluster]"'
+)
 
 
 class DaskMissing(ImportError):
@@ -51,14 +54,13 @@ class ExecutorChoice:
         if text == PROCESS:
             return cls(PROCESS)
         if text.startswith(LOCAL_PREFIX):
-            count = text[len(LOCAL_PREFIX):]
+            count = text[len(LOCAL_PREFIX) :]
             if not count.isdigit() or int(count) < 1:
                 raise ValueError(f"bad scheduler {text!r}: local:N needs a worker count N >= 1")
             return cls("local", workers=int(count))
-        if text.startswith(TCP_PREFIX) and ":" in text[len(TCP_PREFIX):]:
+        if text.startswith(TCP_PREFIX) and ":" in text[len(TCP_PREFIX) :]:
             return cls("tcp", address=text)
-        raise ValueError(f"bad scheduler {text!r}: expected {PROCESS}, local:N or "
-                         f"tcp://HOST:PORT")
+        raise ValueError(f"bad scheduler {text!r}: expected {PROCESS}, local:N or tcp://HOST:PORT")
 
     def describe(self, workers: int) -> str:
         if self.kind == PROCESS:
@@ -87,8 +89,12 @@ def open_executor(choice: ExecutorChoice) -> Iterator[tuple[Executor | None, int
     distributed = load_distributed()
     if choice.kind == "local":
         cluster = distributed.LocalCluster(
-            n_workers=choice.workers, threads_per_worker=1, processes=True,
-            host="127.0.0.1", dashboard_address=None)
+            n_workers=choice.workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
         try:
             with distributed.Client(cluster) as client:
                 yield client.get_executor(), choice.workers
@@ -106,5 +112,6 @@ def open_executor(choice: ExecutorChoice) -> Iterator[tuple[Executor | None, int
             raise ValueError(
                 f"the workers of {choice.address} run {threaded[0]} threads each: start them "
                 f"with --nthreads 1 (the classic bots share the C library's random state "
-                f"within a process, so threads would make a seeded run irreproducible)")
+                f"within a process, so threads would make a seeded run irreproducible)"
+            )
         yield client.get_executor(), max(len(workers), 1)

@@ -5,6 +5,7 @@ follows and what that idea expects, over which stretch of the match, how sure it
 record), and whether it hedges. ``python -m roshambo play --explain`` prints them; the web
 API sends them with every round (``belief.words``) and the page shows them as they come.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -56,26 +57,46 @@ def explain(belief: Belief) -> Explanation:
     strategy = belief.strategy
     turn = int(strategy.rsplit(".", 1)[1]) if "." in strategy else 0
     known = FAMILY_IDEAS.get(belief.family)
-    whose = ("It pictures you predicting the AI: this idea, run from your side, says what you "
-             "expect it to play" if "'" in strategy else "This idea predicts your move")
-    then = (", and the AI plays what beats it." if turn == 0
-            else f", and the AI second-guesses it by {_steps(turn)}.")
+    whose = (
+        "It pictures you predicting the AI: this idea, run from your side, says what you "
+        "expect it to play"
+        if "'" in strategy
+        else "This idea predicts your move"
+    )
+    then = (
+        ", and the AI plays what beats it."
+        if turn == 0
+        else f", and the AI second-guesses it by {_steps(turn)}."
+    )
     idea = (f"The {belief.family} idea {known}. " if known else "") + whose + then
-    window = ("none: a rule you have kept move after move needs no record" if belief.exact
-              else f"the strategy with the best record over the last {belief.window} rounds")
-    rotation = ("0 (follows the strategy as it is)" if belief.rotation == 0 else
-                f"{belief.rotation} (second-guesses: shifts the move {_steps(belief.rotation)})")
+    window = (
+        "none: a rule you have kept move after move needs no record"
+        if belief.exact
+        else f"the strategy with the best record over the last {belief.window} rounds"
+    )
+    rotation = (
+        "0 (follows the strategy as it is)"
+        if belief.rotation == 0
+        else f"{belief.rotation} (second-guesses: shifts the move {_steps(belief.rotation)})"
+    )
     sign = "+" if belief.score > 0 else ""
-    record = (f"{sign}{belief.score:.2f} (wins minus losses of following it; each older round "
-              f"counts 1% less)")
+    record = (
+        f"{sign}{belief.score:.2f} (wins minus losses of following it; each older round "
+        f"counts 1% less)"
+    )
     if belief.hedging:
         mode, mode_text = "hedging", "hedging: it trusts no strategy and plays at random"
     elif belief.cautious:
         mode, mode_text = "cautious", "cautious: it played for a tie or a win"
     elif belief.exact:
-        mode, mode_text = "exact", ("exact: you have kept one rule move after move (a cycle "
-                                    "from your first move, or beating a count of its recent "
-                                    "moves), and it beats it")
+        mode, mode_text = (
+            "exact",
+            (
+                "exact: you have kept one rule move after move (a cycle "
+                "from your first move, or beating a count of its recent "
+                "moves), and it beats it"
+            ),
+        )
     else:
         mode, mode_text = "confident", "confident: it follows the strategy"
     lead = "It is hedging; its best idea is " if belief.hedging else "It follows "

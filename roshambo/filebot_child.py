@@ -26,6 +26,7 @@ Conventions (each bot in a fresh interpreter, so module state never leaks betwee
   ``tieRewardThreshold``. Both are dicts whose keys are also attributes, like Kaggle's
   ``Struct``.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -110,14 +111,20 @@ class KaggleBot:
             exec(compile(source, path, "exec"), namespace)
         except BaseException as exc:
             raise BotError("error", "loading the file: " + _describe(exc)) from None
-        callables = [value for key, value in namespace.items()
-                     if key != "__builtins__" and callable(value)]
+        callables = [
+            value for key, value in namespace.items() if key != "__builtins__" and callable(value)
+        ]
         if not callables:
             raise BotError("error", "the file defines no callable agent")
         self.agent: Callable[..., object] = callables[-1]
-        self.configuration = Struct(episodeSteps=throws + 1, actTimeout=move_timeout,
-                                    agentTimeout=60, runTimeout=1200, signs=3,
-                                    tieRewardThreshold=20)
+        self.configuration = Struct(
+            episodeSteps=throws + 1,
+            actTimeout=move_timeout,
+            agentTimeout=60,
+            runTimeout=1200,
+            signs=3,
+            tieRewardThreshold=20,
+        )
         self.step = 0
         self.reward = 0
         self.mine: int | None = None
@@ -133,8 +140,11 @@ class KaggleBot:
             action = self.agent(observation, self.configuration)
         except BaseException as exc:
             raise BotError("error", _describe(exc)) from None
-        if (isinstance(action, bool) or not isinstance(action, numbers.Integral)
-                or int(action) not in (0, 1, 2)):
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, numbers.Integral)
+            or int(action) not in (0, 1, 2)
+        ):
             raise BotError("illegal", f"returned {action!r}: expected 0, 1 or 2")
         self.mine = int(action)
         self.step += 1

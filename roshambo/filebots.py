@@ -20,6 +20,7 @@ the file and the first move may take up to ``STARTUP_TIMEOUT`` (imports, set-up)
 later move has the per-move limit. The parent waits with ``select`` on the child's pipe,
 which needs a POSIX system.
 """
+
 from __future__ import annotations
 
 import ast
@@ -64,8 +65,9 @@ def is_file_spec(name: str) -> bool:
 # script is top-level code that sets the global ``output`` (and usually reads ``input``).
 
 OBSERVATION_KEYS = frozenset({"step", "lastOpponentAction", "reward", "remainingOverageTime"})
-CONFIGURATION_KEYS = frozenset({"signs", "episodeSteps", "actTimeout", "agentTimeout",
-                                "runTimeout", "tieRewardThreshold"})
+CONFIGURATION_KEYS = frozenset(
+    {"signs", "episodeSteps", "actTimeout", "agentTimeout", "runTimeout", "tieRewardThreshold"}
+)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _SCOPES = (*_FUNCTIONS, ast.ClassDef)
 
@@ -99,18 +101,27 @@ def _top_level(tree: ast.Module) -> list[ast.AST]:
 def _reads_input(nodes: list[ast.AST]) -> bool:
     """Whether these nodes read the name ``input`` other than by calling the builtin."""
     called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
-    return any(isinstance(node, ast.Name) and node.id == "input"
-               and isinstance(node.ctx, ast.Load) and id(node) not in called for node in nodes)
+    return any(
+        isinstance(node, ast.Name)
+        and node.id == "input"
+        and isinstance(node.ctx, ast.Load)
+        and id(node) not in called
+        for node in nodes
+    )
 
 
 def _sets_output(tree: ast.Module, top: list[ast.AST]) -> bool:
     """Whether top-level code, or a function declaring ``global output``, sets ``output``."""
-    if any(isinstance(node, ast.Name) and node.id == "output" and isinstance(node.ctx, ast.Store)
-           for node in top):
+    if any(
+        isinstance(node, ast.Name) and node.id == "output" and isinstance(node.ctx, ast.Store)
+        for node in top
+    ):
         return True
-    return any(isinstance(node, _FUNCTIONS[:2])
-               and any(isinstance(n, ast.Global) and "output" in n.names for n in ast.walk(node))
-               for node in ast.walk(tree))
+    return any(
+        isinstance(node, _FUNCTIONS[:2])
+        and any(isinstance(n, ast.Global) and "output" in n.names for n in ast.walk(node))
+        for node in ast.walk(tree)
+    )
 
 
 def _positional(arguments: ast.arguments, skip_self: bool) -> list[str]:
@@ -123,8 +134,11 @@ def _uses_keys(function: ast.AST, parameter: str, keys: frozenset[str]) -> bool:
     for node in ast.walk(function):
         if isinstance(node, ast.Attribute) and node.attr in keys:
             target = node.value
-        elif (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
-              and node.slice.value in keys):
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value in keys
+        ):
             target = node.value
         else:
             continue
@@ -133,8 +147,9 @@ def _uses_keys(function: ast.AST, parameter: str, keys: frozenset[str]) -> bool:
     return False
 
 
-def _agent_shape(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
-                 skip_self: bool = False) -> int:
+def _agent_shape(
+    function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, skip_self: bool = False
+) -> int:
     """How much a function looks like an agent(observation, configuration): 2 when its
     parameters carry Kaggle's names (obs..., conf.../cfg) or the body reads Kaggle's keys from
     them, 1 for any other function of two positional parameters, else 0."""
@@ -145,8 +160,9 @@ def _agent_shape(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
         return 2
     if len(names) == 1:
         return 0
-    if names[1].lower().startswith(("conf", "cfg")) or _uses_keys(function, names[1],
-                                                                  CONFIGURATION_KEYS):
+    if names[1].lower().startswith(("conf", "cfg")) or _uses_keys(
+        function, names[1], CONFIGURATION_KEYS
+    ):
         return 2
     return 1
 
@@ -158,9 +174,11 @@ def _agents(tree: ast.Module) -> list[tuple[str, int]]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.append((node.name, _agent_shape(node)))
         elif isinstance(node, ast.ClassDef):
-            found.extend((node.name + ".__call__", _agent_shape(item, skip_self=True))
-                         for item in node.body
-                         if isinstance(item, ast.FunctionDef) and item.name == "__call__")
+            found.extend(
+                (node.name + ".__call__", _agent_shape(item, skip_self=True))
+                for item in node.body
+                if isinstance(item, ast.FunctionDef) and item.name == "__call__"
+            )
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             shape = _agent_shape(node.value)
             found.extend((t.id, shape) for t in node.targets if isinstance(t, ast.Name))
@@ -181,9 +199,12 @@ def detect(tree: ast.Module) -> Detection:
     sets_output = _sets_output(tree, top)
     script = sets_output and _reads_input(top)
     if script and strong:
-        return Detection(None, f"it defines {strong[-1]}(observation, configuration), a Kaggle "
-                               f"agent, and its top-level code reads input and sets output, "
-                               f"an rpscontest script")
+        return Detection(
+            None,
+            f"it defines {strong[-1]}(observation, configuration), a Kaggle "
+            f"agent, and its top-level code reads input and sets output, "
+            f"an rpscontest script",
+        )
     if script:
         return Detection(RPSCONTEST, "its top-level code sets output from input")
     if agents:
@@ -191,12 +212,15 @@ def detect(tree: ast.Module) -> Detection:
         return Detection(KAGGLE, f"it defines {name}(observation, configuration)")
     if sets_output:
         return Detection(RPSCONTEST, "its top-level code sets output")
-    return Detection(None, "it neither defines a function of (observation, configuration) "
-                           "nor sets output at the top level")
+    return Detection(
+        None,
+        "it neither defines a function of (observation, configuration) "
+        "nor sets output at the top level",
+    )
 
 
 def detect_kind(tree: ast.Module) -> str | None:
-    """"rpscontest", "kaggle", or None when the syntax tree shows neither or both."""
+    """ "rpscontest", "kaggle", or None when the syntax tree shows neither or both."""
     return detect(tree).kind
 
 
@@ -226,15 +250,17 @@ class BotSource:
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read bot file {str(path)!r}: {exc}") from None
         except SyntaxError as exc:
-            raise ValueError(f"bot file {str(path)!r} is not valid Python: line {exc.lineno}: "
-                             f"{exc.msg}") from None
+            raise ValueError(
+                f"bot file {str(path)!r} is not valid Python: line {exc.lineno}: {exc.msg}"
+            ) from None
         if forced:
             return cls(kind, str(path.resolve()), source, reason="forced")
         found = detect(tree)
         if found.kind is None:
             raise ValueError(
                 f"cannot tell what kind of bot {str(path)!r} is: {found.reason}; force one with "
-                f"rpscontest:{path} or kaggle:{path}")
+                f"rpscontest:{path} or kaggle:{path}"
+            )
         return cls(found.kind, str(path.resolve()), source, reason=found.reason)
 
     def describe(self, spec: str) -> str:
@@ -243,8 +269,10 @@ class BotSource:
         if self.reason == "forced":
             return f"bot file {spec}: runs as {kind} (forced)"
         other = KAGGLE if self.kind == RPSCONTEST else RPSCONTEST
-        return (f"bot file {spec}: runs as {kind}, since {self.reason} "
-                f"(force the other reading with {other}:{spec})")
+        return (
+            f"bot file {spec}: runs as {kind}, since {self.reason} "
+            f"(force the other reading with {other}:{spec})"
+        )
 
     @property
     def digest(self) -> str:
@@ -259,9 +287,15 @@ class FileBot:
     interpreter) seeded as the first one was, so reset equals fresh.
     """
 
-    def __init__(self, source: BotSource, rng: random.Random | None = None, *,
-                 throws: int = 1000, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        source: BotSource,
+        rng: random.Random | None = None,
+        *,
+        throws: int = 1000,
+        move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+        name: str | None = None,
+    ) -> None:
         if os.name != "posix":
             raise ValueError("bots from files need a POSIX system (they are timed with select)")
         if not move_timeout > 0:
@@ -305,7 +339,9 @@ class FileBot:
         try:
             if self._process is None:
                 self._start()
-            limit = max(self.move_timeout, STARTUP_TIMEOUT) if self._moves == 0 else self.move_timeout
+            limit = (
+                max(self.move_timeout, STARTUP_TIMEOUT) if self._moves == 0 else self.move_timeout
+            )
             reply = self._ask(b"-" if their_last is None else str(their_last).encode(), limit)
             if reply.startswith("!"):
                 cause, _, message = reply[1:].partition(" ")
@@ -320,11 +356,21 @@ class FileBot:
     def _start(self) -> None:
         env = dict(os.environ, PYTHONHASHSEED=str(self._seed % 2**32))
         self._process = subprocess.Popen(
-            [sys.executable, str(CHILD)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, env=env)
-        setup = {"kind": self.source.kind, "path": self.source.path, "source": self.source.source,
-                 "seed": self._seed, "throws": self.throws, "move_timeout": self.move_timeout,
-                 "sys_path": [entry for entry in sys.path if entry]}
+            [sys.executable, str(CHILD)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        setup = {
+            "kind": self.source.kind,
+            "path": self.source.path,
+            "source": self.source.source,
+            "seed": self._seed,
+            "throws": self.throws,
+            "move_timeout": self.move_timeout,
+            "sys_path": [entry for entry in sys.path if entry],
+        }
         reply = self._ask(json.dumps(setup).encode("utf-8"), STARTUP_TIMEOUT)
         if reply != "ok":
             cause, _, message = reply[1:].partition(" ")
@@ -371,13 +417,16 @@ class FileBotFactory:
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
 
     def __call__(self, rng: random.Random) -> FileBot:
-        return FileBot(self.source, rng, throws=self.throws, move_timeout=self.move_timeout,
-                       name=self.label)
+        return FileBot(
+            self.source, rng, throws=self.throws, move_timeout=self.move_timeout, name=self.label
+        )
 
     def fingerprint(self) -> str:
         """What identifies this player in a run log: kind, code digest, limits."""
-        return (f"{self.source.kind} sha256:{self.source.digest} throws={self.throws} "
-                f"move_timeout={self.move_timeout:g}")
+        return (
+            f"{self.source.kind} sha256:{self.source.digest} throws={self.throws} "
+            f"move_timeout={self.move_timeout:g}"
+        )
 
 
 def kind_lines(players: Iterable[object]) -> list[str]:

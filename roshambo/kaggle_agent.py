@@ -35,6 +35,7 @@ then ``kaggle competitions submit <competition> -f submission.tar.gz``. The 2020
 "Rock, Paper, Scissors" competition itself has closed; the archive follows the format
 kaggle-environments documents, and what is verified here is that its loader runs it.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -86,8 +87,10 @@ class KaggleAgent:
     def __call__(self, observation: object, configuration: object) -> Move:
         signs = _field(configuration, "signs", SIGNS)
         if signs != SIGNS:
-            raise ValueError(f"configuration.signs is {signs!r}: this agent plays only 3 signs "
-                             "(rock, paper, scissors)")
+            raise ValueError(
+                f"configuration.signs is {signs!r}: this agent plays only 3 signs "
+                "(rock, paper, scissors)"
+            )
         step = _field(observation, "step")
         if isinstance(step, bool) or not isinstance(step, int) or step < 0:
             raise ValueError(f"observation.step is {step!r}: expected an int >= 0")
@@ -114,8 +117,11 @@ def write_submission(target: str | Path) -> Path:
     """
     package = Path(roshambo.__file__).resolve().parent
     sources = [(Path(__file__).resolve(), "main.py")]
-    sources += [(path, f"roshambo/{path.relative_to(package).as_posix()}")
-                for path in sorted(package.rglob("*.py")) if "__pycache__" not in path.parts]
+    sources += [
+        (path, f"roshambo/{path.relative_to(package).as_posix()}")
+        for path in sorted(package.rglob("*.py"))
+        if "__pycache__" not in path.parts
+    ]
     target = Path(target)
     with (
         open(target, "wb") as raw,
@@ -142,8 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         print(usage, file=sys.stderr)
         return 2
     target = write_submission(Path(args[0] if args else "submission.tar.gz"))
-    print(f"wrote {target} (main.py + roshambo/); submit it with: "
-          f"kaggle competitions submit <competition> -f {target}")
+    print(
+        f"wrote {target} (main.py + roshambo/); submit it with: "
+        f"kaggle competitions submit <competition> -f {target}"
+    )
     return 0
 
 

@@ -4,6 +4,7 @@ R, P, S = 0, 1, 2 and ``beats(m) = (m + 1) % 3``: paper beats rock, scissors bea
 rock beats scissors. A prediction ``p`` of the opponent's next move becomes the three
 Iocaine Powder rotations ``(p + 1 + k) % 3`` for k = 0, 1, 2 (Egnor 1999).
 """
+
 from __future__ import annotations
 
 from typing import Final
@@ -53,7 +54,9 @@ def parse_letter(value: object) -> Move | None:
     non-string, ``ValueError`` for any other string; both name the value and the accepted ones.
     """
     if not isinstance(value, str):
-        raise TypeError(f"invalid move {value!r} of type {type(value).__name__}: expected {ACCEPTED}")
+        raise TypeError(
+            f"invalid move {value!r} of type {type(value).__name__}: expected {ACCEPTED}"
+        )
     if value == "":
         return None
     index = LETTERS.find(value) if len(value) == 1 else -1

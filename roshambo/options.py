@@ -5,6 +5,7 @@ a bad value reads ``argument --games: expected a positive integer, got 'abc'`` w
 was typed. Each parser raises ``argparse.ArgumentTypeError``, never a bare ``ValueError``
 (which argparse would report by the function's name).
 """
+
 from __future__ import annotations
 
 import argparse

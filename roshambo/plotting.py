@@ -10,6 +10,7 @@ default backend) is touched. Per-game data comes from two places:
   from its seed (the same players, seeds and move order as ``arena.play_match``) and keeps
   every throw instead of only the counts.
 """
+
 from __future__ import annotations
 
 import math
@@ -84,8 +85,9 @@ def running_win_rate(mine: Sequence[str], theirs: Sequence[str]) -> list[float]:
     return rates
 
 
-def trace_match(a: Factory, b: Factory, n: int, seed: int, *,
-                label: str | None = None) -> MatchTrace:
+def trace_match(
+    a: Factory, b: Factory, n: int, seed: int, *, label: str | None = None
+) -> MatchTrace:
     """The throws of ``arena.play_match(a, b, n, seed)``, from ``a``'s side, against ``label``.
 
     Players are built and seeded exactly as ``play_match`` builds them (two 64-bit seeds drawn

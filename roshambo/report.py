@@ -3,6 +3,7 @@
 Every ``format_*`` function returns a string; the CLI decides where it goes. The writers put
 match results in CSV (one row per match) and a whole tournament in JSON.
 """
+
 from __future__ import annotations
 
 import csv
@@ -15,8 +16,19 @@ from typing import TextIO
 
 from .arena import MatchResult, PairSummary, PopulationMetrics, TournamentResult, match_record
 
-CSV_FIELDS = ("player", "opponent", "rep", "seed", "n", "wins", "losses", "ties", "score",
-              "win_rate", "forfeit")
+CSV_FIELDS = (
+    "player",
+    "opponent",
+    "rep",
+    "seed",
+    "n",
+    "wins",
+    "losses",
+    "ties",
+    "score",
+    "win_rate",
+    "forfeit",
+)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -40,9 +52,11 @@ def rate(wins: int, decisive: int) -> str:
 
 def format_match(result: MatchResult) -> str:
     """One match in a line or two, with its seed."""
-    text = (f"{result.player} vs {result.opponent}: {result.n} games, seed {result.seed}\n"
-            f"  wins {result.wins}  losses {result.losses}  ties {result.ties}  "
-            f"score {result.score:+d}  win rate {rate(result.wins, result.decisive)}")
+    text = (
+        f"{result.player} vs {result.opponent}: {result.n} games, seed {result.seed}\n"
+        f"  wins {result.wins}  losses {result.losses}  ties {result.ties}  "
+        f"score {result.score:+d}  win rate {rate(result.wins, result.decisive)}"
+    )
     if result.forfeit is not None:
         text += "\n  " + format_forfeit(result)
     return text
@@ -52,23 +66,43 @@ def format_forfeit(result: MatchResult) -> str:
     """'BOT forfeits in round K (error: ...): the rest of the throws count as lost'."""
     forfeit = result.forfeit
     assert forfeit is not None
-    return (f"{forfeit.player} forfeits in round {forfeit.round} of {result.n} ({forfeit.error}): "
-            f"that round and the rest count as lost")
+    return (
+        f"{forfeit.player} forfeits in round {forfeit.round} of {result.n} ({forfeit.error}): "
+        f"that round and the rest count as lost"
+    )
 
 
 def format_forfeits(result: TournamentResult) -> str:
     """The matches lost by forfeit: who, against whom, which repetition, round and error."""
-    rows = [(m.forfeit.player, m.opponent if m.forfeit.player == m.player else m.player,
-             m.rep, m.forfeit.round, m.forfeit.error)
-            for m in result.forfeits() if m.forfeit is not None]
-    return (f"forfeits ({len(rows)}; the forfeiting bot loses that round and the rest):\n"
-            + table(("bot", "against", "rep", "round", "error"), rows))
+    rows = [
+        (
+            m.forfeit.player,
+            m.opponent if m.forfeit.player == m.player else m.player,
+            m.rep,
+            m.forfeit.round,
+            m.forfeit.error,
+        )
+        for m in result.forfeits()
+        if m.forfeit is not None
+    ]
+    return f"forfeits ({len(rows)}; the forfeiting bot loses that round and the rest):\n" + table(
+        ("bot", "against", "rep", "round", "error"), rows
+    )
 
 
 def format_metrics(metrics: Sequence[PopulationMetrics], label: str = "candidate") -> str:
     """PR, PE, AGG (Lanctot et al. 2023) and the fCC win rate, one row per candidate."""
-    rows = [(m.candidate, f"{m.pr:.1f}", f"{m.pe:.1f}", f"{m.agg:.1f}", m.worst,
-             rate(m.wins, m.decisive)) for m in metrics]
+    rows = [
+        (
+            m.candidate,
+            f"{m.pr:.1f}",
+            f"{m.pe:.1f}",
+            f"{m.agg:.1f}",
+            m.worst,
+            rate(m.wins, m.decisive),
+        )
+        for m in metrics
+    ]
     return table((label, "PR", "PE", "AGG", "worst member", "win rate"), rows)
 
 
@@ -83,8 +117,10 @@ def _mean_std(summary: PairSummary | None) -> str:
 def format_population(result: TournamentResult) -> str:
     """Per-member table: each candidate's mean score ± std against each population member."""
     by_pair = {(p.player, p.opponent): p for p in result.pairs()}
-    rows = [(member, *(_mean_std(by_pair.get((c, member))) for c in result.candidates))
-            for member in result.population]
+    rows = [
+        (member, *(_mean_std(by_pair.get((c, member))) for c in result.candidates))
+        for member in result.population
+    ]
     return table(("member", *result.candidates), rows)
 
 
@@ -94,13 +130,24 @@ def format_headtohead(result: TournamentResult) -> str:
     rows = []
     for pair in result.pairs():
         won, lost, drawn = match_record(
-            m for m in result.oriented() if (m.player, m.opponent) == (pair.player, pair.opponent))
-        error = f"{pair.std_score / pair.matches ** 0.5:.1f}" if pair.matches > 1 else "-"
-        rows.append((pair.player, pair.opponent, pair.matches, _mean_std(pair), error,
-                     f"{pair.mean_win_rate:.1f}%" if pair.wins + pair.losses else "-",
-                     f"{won}/{lost}/{drawn}"))
-    return table(("player", "opponent", "matches", "mean score ± std", "std error", "win rate", "W/L/D"),
-                 rows)
+            m for m in result.oriented() if (m.player, m.opponent) == (pair.player, pair.opponent)
+        )
+        error = f"{pair.std_score / pair.matches**0.5:.1f}" if pair.matches > 1 else "-"
+        rows.append(
+            (
+                pair.player,
+                pair.opponent,
+                pair.matches,
+                _mean_std(pair),
+                error,
+                f"{pair.mean_win_rate:.1f}%" if pair.wins + pair.losses else "-",
+                f"{won}/{lost}/{drawn}",
+            )
+        )
+    return table(
+        ("player", "opponent", "matches", "mean score ± std", "std error", "win rate", "W/L/D"),
+        rows,
+    )
 
 
 def format_standings(result: TournamentResult, matrix: bool = True) -> str:
@@ -112,10 +159,13 @@ def format_standings(result: TournamentResult, matrix: bool = True) -> str:
         return ranking
     by_pair = {(p.player, p.opponent): p.mean_score for p in result.pairs()}
     names = result.population
-    matrix_rows = [(f"{i}. {a}", *("·" if a == b else f"{by_pair[(a, b)]:+.0f}" for b in names))
-                   for i, a in enumerate(names, start=1)]
-    cross = table(("row vs column (mean score)", *(str(i) for i in range(1, len(names) + 1))),
-                  matrix_rows)
+    matrix_rows = [
+        (f"{i}. {a}", *("·" if a == b else f"{by_pair[(a, b)]:+.0f}" for b in names))
+        for i, a in enumerate(names, start=1)
+    ]
+    cross = table(
+        ("row vs column (mean score)", *(str(i) for i in range(1, len(names) + 1))), matrix_rows
+    )
     return ranking + "\n\n" + cross
 
 
@@ -128,23 +178,35 @@ def write_cross_table(path: str | Path, result: TournamentResult) -> None:
         writer = csv.writer(handle)
         writer.writerow(["player", *names])
         for a in names:
-            writer.writerow([a, *("" if a == b else f"{by_pair.get((a, b), 0.0):.3f}"
-                                  for b in names)])
+            writer.writerow(
+                [a, *("" if a == b else f"{by_pair.get((a, b), 0.0):.3f}" for b in names)]
+            )
 
 
 def format_header(result: TournamentResult) -> str:
     """How the results were produced: sizes and the master seed that reproduces them."""
     kind = "round robin" if result.round_robin else "candidates vs population"
-    return (f"{kind}: {len(result.population)} entrants, {result.n} games per match, "
-            f"{result.reps} repetition(s), {len(result.matches)} matches, seed {result.seed}")
+    return (
+        f"{kind}: {len(result.population)} entrants, {result.n} games per match, "
+        f"{result.reps} repetition(s), {len(result.matches)} matches, seed {result.seed}"
+    )
 
 
 def match_row(result: MatchResult) -> dict[str, object]:
     """One match as a flat dict (the CSV row)."""
-    return {"player": result.player, "opponent": result.opponent, "rep": result.rep,
-            "seed": result.seed, "n": result.n, "wins": result.wins, "losses": result.losses,
-            "ties": result.ties, "score": result.score, "win_rate": round(result.win_rate, 3),
-            "forfeit": result.forfeit.player if result.forfeit is not None else ""}
+    return {
+        "player": result.player,
+        "opponent": result.opponent,
+        "rep": result.rep,
+        "seed": result.seed,
+        "n": result.n,
+        "wins": result.wins,
+        "losses": result.losses,
+        "ties": result.ties,
+        "score": result.score,
+        "win_rate": round(result.win_rate, 3),
+        "forfeit": result.forfeit.player if result.forfeit is not None else "",
+    }
 
 
 def write_csv(path: str | Path, matches: Sequence[MatchResult]) -> None:

@@ -10,6 +10,7 @@ of an uninterrupted one. A file that holds another run is refused, naming what d
 process killed mid-write leaves a torn last line without its newline: it is dropped (the
 file is cut back to the last whole line) and that match is played again.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,42 +42,77 @@ class RunHeader:
     players: tuple[tuple[str, str], ...]
 
     @classmethod
-    def of(cls, *, seed: int, n: int, reps: int, population: tuple[str, ...],
-           candidates: tuple[str, ...], factories: Mapping[str, Factory]) -> RunHeader:
-        players = tuple((label, fingerprint(factories[label]))
-                        for label in (*population, *candidates))
+    def of(
+        cls,
+        *,
+        seed: int,
+        n: int,
+        reps: int,
+        population: tuple[str, ...],
+        candidates: tuple[str, ...],
+        factories: Mapping[str, Factory],
+    ) -> RunHeader:
+        players = tuple(
+            (label, fingerprint(factories[label])) for label in (*population, *candidates)
+        )
         return cls(seed, n, reps, population, candidates, players)
 
     def to_json(self) -> dict[str, object]:
-        return {"format": FORMAT, "seed": self.seed, "n": self.n, "reps": self.reps,
-                "population": list(self.population), "candidates": list(self.candidates),
-                "players": dict(self.players)}
+        return {
+            "format": FORMAT,
+            "seed": self.seed,
+            "n": self.n,
+            "reps": self.reps,
+            "population": list(self.population),
+            "candidates": list(self.candidates),
+            "players": dict(self.players),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> RunHeader:
         players = data["players"]
         assert isinstance(players, Mapping)
-        return cls(int(data["seed"]), int(data["n"]), int(data["reps"]),  # type: ignore[arg-type]
-                   tuple(data["population"]), tuple(data["candidates"]),  # type: ignore[arg-type]
-                   tuple((str(k), str(v)) for k, v in players.items()))
+        return cls(
+            int(data["seed"]),
+            int(data["n"]),
+            int(data["reps"]),  # type: ignore[arg-type]
+            tuple(data["population"]),
+            tuple(data["candidates"]),  # type: ignore[arg-type]
+            tuple((str(k), str(v)) for k, v in players.items()),
+        )
 
 
 def match_line(result: MatchResult, seconds: float) -> dict[str, object]:
     """One finished match as a run-log line."""
-    return {"player": result.player, "opponent": result.opponent, "rep": result.rep,
-            "seed": result.seed, "n": result.n, "score": result.score, "wins": result.wins,
-            "losses": result.losses, "ties": result.ties, "seconds": round(seconds, 4),
-            "forfeit": asdict(result.forfeit) if result.forfeit is not None else None}
+    return {
+        "player": result.player,
+        "opponent": result.opponent,
+        "rep": result.rep,
+        "seed": result.seed,
+        "n": result.n,
+        "score": result.score,
+        "wins": result.wins,
+        "losses": result.losses,
+        "ties": result.ties,
+        "seconds": round(seconds, 4),
+        "forfeit": asdict(result.forfeit) if result.forfeit is not None else None,
+    }
 
 
 def result_from_line(data: Mapping[str, object]) -> MatchResult:
     """The :class:`MatchResult` a run-log line holds."""
     forfeit = data.get("forfeit")
     return MatchResult(
-        player=str(data["player"]), opponent=str(data["opponent"]), wins=int(data["wins"]),  # type: ignore[arg-type]
-        losses=int(data["losses"]), ties=int(data["ties"]), seed=int(data["seed"]),  # type: ignore[arg-type]
-        n=int(data["n"]), rep=int(data["rep"]),  # type: ignore[arg-type]
-        forfeit=Forfeit(**forfeit) if isinstance(forfeit, Mapping) else None)
+        player=str(data["player"]),
+        opponent=str(data["opponent"]),
+        wins=int(data["wins"]),  # type: ignore[arg-type]
+        losses=int(data["losses"]),
+        ties=int(data["ties"]),
+        seed=int(data["seed"]),  # type: ignore[arg-type]
+        n=int(data["n"]),
+        rep=int(data["rep"]),  # type: ignore[arg-type]
+        forfeit=Forfeit(**forfeit) if isinstance(forfeit, Mapping) else None,
+    )
 
 
 def read_seed(path: str | Path) -> int | None:
@@ -91,8 +127,9 @@ def read_seed(path: str | Path) -> int | None:
     try:
         return int(json.loads(first)["run"]["seed"])
     except (ValueError, KeyError, TypeError):
-        raise ValueError(f"{path} is not a run log of this arena (its first line is not a "
-                         f"run description)") from None
+        raise ValueError(
+            f"{path} is not a run log of this arena (its first line is not a run description)"
+        ) from None
 
 
 class RunLog:
@@ -122,16 +159,22 @@ class RunLog:
         try:
             found = RunHeader.from_json(json.loads(lines[0])["run"])
         except (ValueError, KeyError, TypeError, AssertionError):
-            raise ValueError(f"{self.path} is not a run log of this arena (its first line is "
-                             f"not a run description): choose another --out file") from None
+            raise ValueError(
+                f"{self.path} is not a run log of this arena (its first line is "
+                f"not a run description): choose another --out file"
+            ) from None
         if found != self.header:
-            raise ValueError(f"{self.path} holds another run ({self._difference(found)}): "
-                             f"rerun the same command to resume it, or choose another --out file")
+            raise ValueError(
+                f"{self.path} holds another run ({self._difference(found)}): "
+                f"rerun the same command to resume it, or choose another --out file"
+            )
         for number, line in enumerate(lines[1:], start=2):
             try:
                 result = result_from_line(json.loads(line))
             except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{self.path}, line {number}: not a match record ({exc})") from None
+                raise ValueError(
+                    f"{self.path}, line {number}: not a match record ({exc})"
+                ) from None
             self.done[(result.player, result.opponent, result.rep)] = result
         if whole < len(data):
             os.truncate(self.path, whole)
@@ -140,8 +183,11 @@ class RunLog:
     def _difference(self, found: RunHeader) -> str:
         ours, theirs = self.header.to_json(), found.to_json()
         fields = [key for key in ours if ours[key] != theirs.get(key)]
-        shown = [f"{key} {theirs[key]!r}, not {ours[key]!r}" for key in fields
-                 if key in ("seed", "n", "reps")]
+        shown = [
+            f"{key} {theirs[key]!r}, not {ours[key]!r}"
+            for key in fields
+            if key in ("seed", "n", "reps")
+        ]
         shown += [f"other {key}" for key in fields if key not in ("seed", "n", "reps")]
         return "; ".join(shown)
 

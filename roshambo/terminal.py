@@ -7,6 +7,7 @@ values; :func:`run_session` reads moves from a text stream, prints each round an
 at the end, and ends cleanly on ``q``/``quit``, end of input or Ctrl-C. Any other input gets
 a one-line explanation and nothing is counted.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,7 +25,9 @@ from .report import rate
 
 QUIT: Final = "quit"
 PROMPT: Final = "Your move ([r]ock, [p]aper, [s]cissors, [q]uit): "
-_WORDS: dict[str, Move] = {word: move for move, name in enumerate(NAMES) for word in (name, name[0])}
+_WORDS: dict[str, Move] = {
+    word: move for move, name in enumerate(NAMES) for word in (name, name[0])
+}
 _QUIT_WORDS = frozenset({"q", "quit"})
 # How many rounds a classic open_spiel bot is built for: far more than anyone types.
 SESSION_THROWS: Final = 100_000
@@ -46,8 +49,9 @@ class Explaining(Protocol):
     def belief(self) -> Belief: ...
 
 
-def session_opponent(name: str, rng: random.Random | None = None, *,
-                     move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Opponent:
+def session_opponent(
+    name: str, rng: random.Random | None = None, *, move_timeout: float = DEFAULT_MOVE_TIMEOUT
+) -> Opponent:
     """A fresh opponent for a session, by arena player spec (``arena.make_player``).
 
     Unknown names raise ``ValueError`` listing the known ones; "classic:NAME" needs open_spiel;
@@ -76,7 +80,9 @@ class Score:
 
     def after(self, result: int) -> Score:
         """The score after one more round with ``result`` (+1 win, 0 tie, -1 loss)."""
-        return Score(self.wins + (result > 0), self.losses + (result < 0), self.ties + (result == 0))
+        return Score(
+            self.wins + (result > 0), self.losses + (result < 0), self.ties + (result == 0)
+        )
 
 
 @dataclass(frozen=True)
@@ -155,10 +161,13 @@ def format_belief(belief: Belief, width: int = BELIEF_WIDTH) -> str:
     """What the engine believes, in the browser page's words (``explanation.explain``):
     what it follows and why, then over which stretch, how sure, and whether it hedges."""
     words = explain(belief)
-    said = [f"{words.lead}{belief.family}. {words.idea}",
-            f"Window: {words.window}. Record: {words.record}. Mode: {words.mode_text}."]
-    return "\n".join(textwrap.fill(text, width, initial_indent="  ", subsequent_indent="    ")
-                     for text in said)
+    said = [
+        f"{words.lead}{belief.family}. {words.idea}",
+        f"Window: {words.window}. Record: {words.record}. Mode: {words.mode_text}.",
+    ]
+    return "\n".join(
+        textwrap.fill(text, width, initial_indent="  ", subsequent_indent="    ") for text in said
+    )
 
 
 def format_summary(score: Score, opponent: str, reason: str) -> str:

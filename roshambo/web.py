@@ -25,6 +25,7 @@ with them (``serve --bot PATH``): a client picks among the names the server list
 never make it run a file of its choosing. Each such game runs its bot in a child process,
 ended when the game is forgotten or evicted; a bot that fails forfeits the game (409).
 """
+
 from __future__ import annotations
 
 import csv
@@ -62,8 +63,25 @@ DRAIN_LIMIT: Final = 1 << 20  # a too-large body up to this is read and dropped 
 PAGE: Final = "web.html"
 RESULTS: Final = {1: "win", 0: "tie", -1: "loss"}
 # the belief behind the AI's move: empty cells in a round without one
-BELIEF_COLUMNS: Final = ("family", "strategy", "window", "rotation", "record", "hedging", "cautious", "exact")
-CSV_COLUMNS: Final = ("round", "you", "ai", "result", "score_you", "score_ai", "ties") + BELIEF_COLUMNS
+BELIEF_COLUMNS: Final = (
+    "family",
+    "strategy",
+    "window",
+    "rotation",
+    "record",
+    "hedging",
+    "cautious",
+    "exact",
+)
+CSV_COLUMNS: Final = (
+    "round",
+    "you",
+    "ai",
+    "result",
+    "score_you",
+    "score_ai",
+    "ties",
+) + BELIEF_COLUMNS
 ACCEPTED_MOVES: Final = "R, P or S (any case), or rock, paper or scissors"
 
 Environ = dict[str, Any]
@@ -73,7 +91,9 @@ StartResponse = Callable[..., Any]
 class ApiError(Exception):
     """A client's mistake: the HTTP status and a message naming the bad value."""
 
-    def __init__(self, status: HTTPStatus, message: str, headers: tuple[tuple[str, str], ...] = ()) -> None:
+    def __init__(
+        self, status: HTTPStatus, message: str, headers: tuple[tuple[str, str], ...] = ()
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
@@ -90,15 +110,16 @@ class Response:
     headers: tuple[tuple[str, str], ...] = ()
 
 
-def json_response(status: HTTPStatus, data: object,
-                  headers: tuple[tuple[str, str], ...] = ()) -> Response:
+def json_response(
+    status: HTTPStatus, data: object, headers: tuple[tuple[str, str], ...] = ()
+) -> Response:
     return Response(status, json.dumps(data, allow_nan=False).encode("utf-8"), headers=headers)
 
 
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)``, cut to ``limit`` characters, for error messages."""
     text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_move(value: object) -> Move:
@@ -111,7 +132,9 @@ def parse_move(value: object) -> Move:
         else:
             if move != QUIT:
                 return move
-    raise ApiError(HTTPStatus.BAD_REQUEST, f"invalid move {shown(value)}: expected {ACCEPTED_MOVES}")
+    raise ApiError(
+        HTTPStatus.BAD_REQUEST, f"invalid move {shown(value)}: expected {ACCEPTED_MOVES}"
+    )
 
 
 def belief_data(belief: Belief | None) -> dict[str, object] | None:
@@ -125,13 +148,21 @@ def belief_data(belief: Belief | None) -> dict[str, object] | None:
 
 
 def score_data(score: Score) -> dict[str, object]:
-    return {"you": score.wins, "ai": score.losses, "ties": score.ties,
-            "win_rate": round(score.win_rate, 2)}
+    return {
+        "you": score.wins,
+        "ai": score.losses,
+        "ties": score.ties,
+        "win_rate": round(score.win_rate, 2),
+    }
 
 
 def round_data(played: Round) -> dict[str, object]:
-    return {"round": played.number, "you": LETTERS[played.human], "ai": LETTERS[played.machine],
-            "result": RESULTS[played.result]}
+    return {
+        "round": played.number,
+        "you": LETTERS[played.human],
+        "ai": LETTERS[played.machine],
+        "result": RESULTS[played.result],
+    }
 
 
 class Game:
@@ -148,17 +179,24 @@ class Game:
         """Play one round (409 once the game has ``max_rounds``) and describe it."""
         with self._lock:
             if len(self._session.rounds) >= self.max_rounds:
-                raise ApiError(HTTPStatus.CONFLICT,
-                               f"game {self.id} has reached its limit of {self.max_rounds} rounds: "
-                               f"start a new game")
+                raise ApiError(
+                    HTTPStatus.CONFLICT,
+                    f"game {self.id} has reached its limit of {self.max_rounds} rounds: "
+                    f"start a new game",
+                )
             try:
                 played = self._session.play(move)
             except BotFailure as failure:  # a bot from a file raised, cheated or timed out
-                raise ApiError(HTTPStatus.CONFLICT,
-                               f"{self.opponent_name} forfeits in round "
-                               f"{len(self._session.rounds) + 1} ({failure}): start a new game") from None
-            return {**round_data(played), "score": score_data(played.score),
-                    "belief": belief_data(played.belief)}
+                raise ApiError(
+                    HTTPStatus.CONFLICT,
+                    f"{self.opponent_name} forfeits in round "
+                    f"{len(self._session.rounds) + 1} ({failure}): start a new game",
+                ) from None
+            return {
+                **round_data(played),
+                "score": score_data(played.score),
+                "belief": belief_data(played.belief),
+            }
 
     def close(self) -> None:
         """End the opponent's child process, if it has one (a bot from a file)."""
@@ -171,10 +209,15 @@ class Game:
         with self._lock:
             rounds = list(self._session.rounds)
             score = self._session.score
-        return {"id": self.id, "opponent": self.opponent_name, "round": len(rounds),
-                "max_rounds": self.max_rounds, "score": score_data(score),
-                "belief": belief_data(rounds[-1].belief if rounds else None),
-                "moves": [round_data(played) for played in rounds]}
+        return {
+            "id": self.id,
+            "opponent": self.opponent_name,
+            "round": len(rounds),
+            "max_rounds": self.max_rounds,
+            "score": score_data(score),
+            "belief": belief_data(rounds[-1].belief if rounds else None),
+            "moves": [round_data(played) for played in rounds],
+        }
 
     def csv(self) -> str:
         """Every round as a CSV row: moves, result, running score, the belief behind the AI's move."""
@@ -185,12 +228,32 @@ class Game:
         writer.writerow(CSV_COLUMNS)
         for played in rounds:
             belief = played.belief
-            about = (belief.family, belief.strategy, belief.window, belief.rotation,
-                     f"{belief.score:.2f}", int(belief.hedging), int(belief.cautious), int(belief.exact)) \
-                if belief is not None else ("",) * len(BELIEF_COLUMNS)
-            writer.writerow((played.number, LETTERS[played.human], LETTERS[played.machine],
-                             RESULTS[played.result], played.score.wins, played.score.losses,
-                             played.score.ties, *about))
+            about = (
+                (
+                    belief.family,
+                    belief.strategy,
+                    belief.window,
+                    belief.rotation,
+                    f"{belief.score:.2f}",
+                    int(belief.hedging),
+                    int(belief.cautious),
+                    int(belief.exact),
+                )
+                if belief is not None
+                else ("",) * len(BELIEF_COLUMNS)
+            )
+            writer.writerow(
+                (
+                    played.number,
+                    LETTERS[played.human],
+                    LETTERS[played.machine],
+                    RESULTS[played.result],
+                    played.score.wins,
+                    played.score.losses,
+                    played.score.ties,
+                    *about,
+                )
+            )
         return out.getvalue()
 
 
@@ -201,8 +264,13 @@ class GameStore:
     forgetting games is safe from any number of threads.
     """
 
-    def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_rounds: int = DEFAULT_MAX_ROUNDS,
-                 rng: random.Random | None = None, bots: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        max_games: int = DEFAULT_MAX_GAMES,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        rng: random.Random | None = None,
+        bots: tuple[str, ...] = (),
+    ) -> None:
         for label, value in (("max_games", max_games), ("max_rounds", max_rounds)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{label} must be a positive integer, got {value!r}")
@@ -232,9 +300,10 @@ class GameStore:
     def create(self, opponent_name: str) -> Game:
         """A new game against ``opponent_name`` (one of ``names()``), stored as newest."""
         if opponent_name not in self.names():
-            raise ApiError(HTTPStatus.BAD_REQUEST,
-                           f"unknown opponent {shown(opponent_name)}: choose one of "
-                           f"{', '.join(self.names())}")
+            raise ApiError(
+                HTTPStatus.BAD_REQUEST,
+                f"unknown opponent {shown(opponent_name)}: choose one of {', '.join(self.names())}",
+            )
         with self._lock:
             seed = self._rng.getrandbits(64) if self._rng is not None else None
         rng = random.Random(seed) if seed is not None else None  # None: seeded from the OS
@@ -258,9 +327,11 @@ class GameStore:
             if game is not None:
                 self._games.move_to_end(game_id)
         if game is None:
-            raise ApiError(HTTPStatus.NOT_FOUND,
-                           f"unknown game id {shown(game_id)}: it never existed or was evicted "
-                           f"(at most {self.max_games} games are kept); start a new game")
+            raise ApiError(
+                HTTPStatus.NOT_FOUND,
+                f"unknown game id {shown(game_id)}: it never existed or was evicted "
+                f"(at most {self.max_games} games are kept); start a new game",
+            )
         return game
 
     def discard(self, game_id: str) -> None:
@@ -292,8 +363,13 @@ def _route(method: str, path: str, handler: Handler) -> Route:
 class WebApp:
     """The WSGI application: a routing table from (method, path) to handlers over a GameStore."""
 
-    def __init__(self, max_games: int = DEFAULT_MAX_GAMES, max_rounds: int = DEFAULT_MAX_ROUNDS,
-                 rng: random.Random | None = None, bots: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        max_games: int = DEFAULT_MAX_GAMES,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        rng: random.Random | None = None,
+        bots: tuple[str, ...] = (),
+    ) -> None:
         self.games = GameStore(max_games, max_rounds, rng, bots)
         self.routes = (
             _route("GET", "/", self.page),
@@ -315,11 +391,13 @@ class WebApp:
         except Exception:  # a bug of ours, never the client's input: say so, keep serving
             traceback.print_exc(file=environ.get("wsgi.errors", sys.stderr))
             response = json_response(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error"})
-        headers = [("Content-Type", response.content_type),
-                   ("Content-Length", str(len(response.body))),
-                   ("Cache-Control", "no-store"),
-                   ("X-Content-Type-Options", "nosniff"),
-                   *response.headers]
+        headers = [
+            ("Content-Type", response.content_type),
+            ("Content-Length", str(len(response.body))),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            *response.headers,
+        ]
         start_response(f"{response.status.value} {response.status.phrase}", headers)
         return [b"" if method == "HEAD" else response.body]
 
@@ -335,33 +413,47 @@ class WebApp:
             allowed.append(route.method)
         if allowed:
             allow = ", ".join(sorted(set(allowed) | ({"HEAD"} if "GET" in allowed else set())))
-            raise ApiError(HTTPStatus.METHOD_NOT_ALLOWED,
-                           f"method {method} is not allowed on {shown(path)}: use {allow}",
-                           (("Allow", allow),))
+            raise ApiError(
+                HTTPStatus.METHOD_NOT_ALLOWED,
+                f"method {method} is not allowed on {shown(path)}: use {allow}",
+                (("Allow", allow),),
+            )
         raise ApiError(HTTPStatus.NOT_FOUND, f"no such page or API route: {shown(path)}")
 
     # --- handlers -------------------------------------------------------------------------
 
     def page(self, environ: Environ) -> Response:
-        policy = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                  "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'")
-        return Response(HTTPStatus.OK, self._page, "text/html; charset=utf-8",
-                        (("Content-Security-Policy", policy),))
+        policy = (
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
+        )
+        return Response(
+            HTTPStatus.OK,
+            self._page,
+            "text/html; charset=utf-8",
+            (("Content-Security-Policy", policy),),
+        )
 
     def opponents(self, environ: Environ) -> Response:
-        return json_response(HTTPStatus.OK, {"opponents": list(self.games.names()),
-                                             "default": ENGINE_NAME})
+        return json_response(
+            HTTPStatus.OK, {"opponents": list(self.games.names()), "default": ENGINE_NAME}
+        )
 
     def new_game(self, environ: Environ) -> Response:
         body = read_json(environ, required=False)
         name = body.get("opponent", ENGINE_NAME)
         if not isinstance(name, str):
-            raise ApiError(HTTPStatus.BAD_REQUEST,
-                           f"invalid opponent {shown(name)}: expected a name, one of "
-                           f"{', '.join(self.games.names())}")
+            raise ApiError(
+                HTTPStatus.BAD_REQUEST,
+                f"invalid opponent {shown(name)}: expected a name, one of "
+                f"{', '.join(self.games.names())}",
+            )
         game = self.games.create(name)
-        return json_response(HTTPStatus.CREATED, {"id": game.id, "opponent": game.opponent_name},
-                             (("Location", f"/api/games/{game.id}"),))
+        return json_response(
+            HTTPStatus.CREATED,
+            {"id": game.id, "opponent": game.opponent_name},
+            (("Location", f"/api/games/{game.id}"),),
+        )
 
     def game_state(self, environ: Environ, game_id: str) -> Response:
         return json_response(HTTPStatus.OK, self.games.get(game_id).state())
@@ -373,17 +465,23 @@ class WebApp:
     def move(self, environ: Environ, game_id: str) -> Response:
         body = read_json(environ, required=True)
         if "move" not in body:
-            raise ApiError(HTTPStatus.BAD_REQUEST,
-                           f'missing field "move" in {shown(body)}: send {{"move": "R"}} '
-                           f"with {ACCEPTED_MOVES}")
+            raise ApiError(
+                HTTPStatus.BAD_REQUEST,
+                f'missing field "move" in {shown(body)}: send {{"move": "R"}} '
+                f"with {ACCEPTED_MOVES}",
+            )
         move = parse_move(body["move"])
         return json_response(HTTPStatus.OK, self.games.get(game_id).play(move))
 
     def game_csv(self, environ: Environ, game_id: str) -> Response:
         game = self.games.get(game_id)
         disposition = f'attachment; filename="roshambo-{game.id}.csv"'
-        return Response(HTTPStatus.OK, game.csv().encode("utf-8"), "text/csv; charset=utf-8",
-                        (("Content-Disposition", disposition),))
+        return Response(
+            HTTPStatus.OK,
+            game.csv().encode("utf-8"),
+            "text/csv; charset=utf-8",
+            (("Content-Disposition", disposition),),
+        )
 
 
 def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
@@ -398,20 +496,26 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
         try:
             length = int(length_text)
         except ValueError:
-            raise ApiError(HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}") from None
+            raise ApiError(
+                HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}"
+            ) from None
         if length < 0:
             raise ApiError(HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}")
         if length > MAX_BODY:
             if length <= DRAIN_LIMIT:
                 _drain(stream, length)
-            raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                           f"request body of {length} bytes is too large: at most {MAX_BODY}")
+            raise ApiError(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                f"request body of {length} bytes is too large: at most {MAX_BODY}",
+            )
         raw = _read(stream, length)
     elif environ.get("wsgi.input_terminated"):  # chunked, and the server marks the end
         raw = _read(stream, MAX_BODY + 1, exact=False)
         if len(raw) > MAX_BODY:
-            raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                           f"request body is too large: at most {MAX_BODY} bytes")
+            raise ApiError(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                f"request body is too large: at most {MAX_BODY} bytes",
+            )
     else:
         raw = b""
     if not raw.strip():
@@ -422,10 +526,14 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
         text = raw.decode("utf-8", "replace")
-        raise ApiError(HTTPStatus.BAD_REQUEST, f"malformed JSON body {shown(text)}: {err}") from None
+        raise ApiError(
+            HTTPStatus.BAD_REQUEST, f"malformed JSON body {shown(text)}: {err}"
+        ) from None
     if not isinstance(data, dict):
-        raise ApiError(HTTPStatus.BAD_REQUEST,
-                       f"the body must be a JSON object, got {type(data).__name__} {shown(data)}")
+        raise ApiError(
+            HTTPStatus.BAD_REQUEST,
+            f"the body must be a JSON object, got {type(data).__name__} {shown(data)}",
+        )
     return data
 
 
@@ -436,8 +544,10 @@ def _read(stream: Any, count: int, exact: bool = True) -> bytes:
     except OSError as err:  # e.g. the connection's timeout: fewer bytes sent than announced
         raise ApiError(HTTPStatus.BAD_REQUEST, f"could not read the request body: {err}") from None
     if exact and len(raw) < count:
-        raise ApiError(HTTPStatus.BAD_REQUEST,
-                       f"the request body has {len(raw)} bytes, not the {count} of its Content-Length")
+        raise ApiError(
+            HTTPStatus.BAD_REQUEST,
+            f"the request body has {len(raw)} bytes, not the {count} of its Content-Length",
+        )
     return raw
 
 
@@ -474,8 +584,9 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
-def make_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-                application: WebApp | None = None) -> ThreadingWSGIServer:
+def make_server(
+    host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, application: WebApp | None = None
+) -> ThreadingWSGIServer:
     """A threaded wsgiref server for ``application`` (a new :class:`WebApp` by default), bound
     but not yet serving; port 0 picks a free port (``server.server_port`` says which)."""
     server = ThreadingWSGIServer((host, port), QuietHandler)
@@ -493,7 +604,9 @@ class BackgroundServer:
     """The app served from a daemon thread, for tests and scripts: ``with BackgroundServer() as s:
     ... s.url ...``; the server is shut down and its socket closed on leaving the block."""
 
-    def __init__(self, application: WebApp | None = None, host: str = DEFAULT_HOST, port: int = 0) -> None:
+    def __init__(
+        self, application: WebApp | None = None, host: str = DEFAULT_HOST, port: int = 0
+    ) -> None:
         self.application = application if application is not None else WebApp()
         self.host = host
         self.port = port
@@ -508,8 +621,12 @@ class BackgroundServer:
 
     def __enter__(self) -> BackgroundServer:
         self.server = make_server(self.host, self.port, self.application)
-        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="roshambo-web", daemon=True)
+        self._thread = threading.Thread(
+            target=self.server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="roshambo-web",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -521,22 +638,31 @@ class BackgroundServer:
         self.server = self._thread = None
 
 
-def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, max_games: int = DEFAULT_MAX_GAMES,
-          max_rounds: int = DEFAULT_MAX_ROUNDS, out: TextIO | None = None,
-          bots: tuple[str, ...] = ()) -> None:
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    max_games: int = DEFAULT_MAX_GAMES,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    out: TextIO | None = None,
+    bots: tuple[str, ...] = (),
+) -> None:
     """Serve the app until Ctrl-C, printing its URL first; ``bots`` are the bot files admitted."""
     stream = sys.stdout if out is None else out
     application = WebApp(max_games=max_games, max_rounds=max_rounds, bots=bots)
     try:
         server = make_server(host, port, application)
     except OSError as err:
-        raise ValueError(f"cannot listen on {host}:{port}: {err.strerror or err}; "
-                         f"choose another --port (0 picks a free one)") from None
+        raise ValueError(
+            f"cannot listen on {host}:{port}: {err.strerror or err}; "
+            f"choose another --port (0 picks a free one)"
+        ) from None
     with server:
         for bot, source in application.games.sources.items():
             stream.write(source.describe(bot) + "\n")
-        stream.write(f"Rock, paper, scissors in the browser: open {url_of(server)}  "
-                     f"(Ctrl-C stops the server)\n")
+        stream.write(
+            f"Rock, paper, scissors in the browser: open {url_of(server)}  "
+            f"(Ctrl-C stops the server)\n"
+        )
         stream.flush()
         try:
             server.serve_forever()

@@ -3,6 +3,7 @@
 The fCC bots keep their state in mutable default arguments, so tests that must start from
 a known state run in a new interpreter rather than in pytest's process.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -57,11 +58,17 @@ def repo() -> Path:
 def run_python() -> RunPython:
     """``run_python(*args, stdin="", hashseed=None)``: run ``python *args`` in the repository."""
 
-    def run(*args: str, stdin: str = "", hashseed: str | None = None,
-            timeout: float = 120) -> subprocess.CompletedProcess:
+    def run(
+        *args: str, stdin: str = "", hashseed: str | None = None, timeout: float = 120
+    ) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, *args], input=stdin, capture_output=True, text=True,
-            cwd=REPO, env=python_env(hashseed), timeout=timeout,
+            [sys.executable, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=python_env(hashseed),
+            timeout=timeout,
         )
 
     return run

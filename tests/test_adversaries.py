@@ -3,6 +3,7 @@
 How much each one takes from our engine is the arena's measurement (``python -m roshambo
 headtohead ...``), not a test; here each idea is pinned on small scripted games.
 """
+
 from __future__ import annotations
 
 import random
@@ -175,10 +176,20 @@ class HedgingRotator:
 def test_hedge_reader_beats_the_intended_move_through_the_hedge() -> None:
     """Against an engine hedging half the time, the copy-attacker wins about a quarter of the
     rounds net ((1 - h) ** 2), the hedge-reader about half (1 - h)."""
-    copy = score(duel(CopyAttacker(random.Random(8), engine=HedgingRotator),
-                      HedgingRotator(random.Random(9)), 2000))
-    reader = score(duel(HedgeReader(random.Random(8), engine=HedgingRotator),
-                        HedgingRotator(random.Random(9)), 2000))
+    copy = score(
+        duel(
+            CopyAttacker(random.Random(8), engine=HedgingRotator),
+            HedgingRotator(random.Random(9)),
+            2000,
+        )
+    )
+    reader = score(
+        duel(
+            HedgeReader(random.Random(8), engine=HedgingRotator),
+            HedgingRotator(random.Random(9)),
+            2000,
+        )
+    )
     assert 350 < copy < 650
     assert 850 < reader < 1150
 
@@ -194,9 +205,16 @@ def test_intended_move_is_what_an_engine_that_never_hedges_plays() -> None:
     """The deterministic part of our engine does not depend on its trust record: a twin that
     always trusts plays exactly the move the hedging engine intended, every round."""
     engine = Ensemble(random.Random(11))
-    twin = Ensemble(random.Random(12), config=EnsembleConfig(trust_prior=(1e9, 1.0), prior_fading=1.0,
-                                                            hedge_threshold=-1e9, beaten_run=0,
-                                                            exposure_run=0))
+    twin = Ensemble(
+        random.Random(12),
+        config=EnsembleConfig(
+            trust_prior=(1e9, 1.0),
+            prior_fading=1.0,
+            hedge_threshold=-1e9,
+            beaten_run=0,
+            exposure_run=0,
+        ),
+    )
     opponent = random.Random(13)
     hedged = 0
     assert engine.intended_move() is None

@@ -5,6 +5,7 @@ changes nothing; seeded agents replay; reset equals fresh; agents are independen
 other and of the global ``random``. Behaviour: a fixed cycle is locked on within a few
 dozen moves and then beaten (almost) always.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -79,7 +80,9 @@ def test_reset_then_move_none_starts_a_new_match() -> None:
 BAD_MOVES = [3, -1, True, False, 1.0, "R", "", None, [0], "0"]
 
 
-def _twin_after(bad_call: Callable[[Agent], object], prefix: Sequence[Move], seed: int = 7) -> tuple[Agent, Agent]:
+def _twin_after(
+    bad_call: Callable[[Agent], object], prefix: Sequence[Move], seed: int = 7
+) -> tuple[Agent, Agent]:
     """An agent that made the bad call after ``prefix``, and its seeded twin that did not."""
     agent, twin = Agent(random.Random(seed)), Agent(random.Random(seed))
     assert scripted(agent, prefix) == scripted(twin, prefix)
@@ -137,16 +140,21 @@ def test_locks_on_a_fixed_cycle_within_a_few_dozen_moves(cycle: str, seed: int) 
     theirs = theirs[:1000]
     ours = scripted(Agent(random.Random(seed)), theirs)
     wins = [outcome(a, b) == 1 for a, b in zip(ours, theirs)]
-    lock = next((i for i in range(len(wins)) if all(wins[i:i + 20])), None)
-    assert lock is not None and lock <= 50, f"{cycle!r} seed {seed}: 20 wins in a row first from move {lock}"
+    lock = next((i for i in range(len(wins)) if all(wins[i : i + 20])), None)
+    assert lock is not None and lock <= 50, (
+        f"{cycle!r} seed {seed}: 20 wins in a row first from move {lock}"
+    )
     rate = sum(wins[100:]) / 900
     assert rate >= 0.95, f"{cycle!r} seed {seed}: won {rate:.1%} of the last 900 moves"
 
 
-@pytest.mark.parametrize("cycle", ["RRPPS", "PRPRRSSPSP", "SPSPPRPSPPS", "SPPRPSPRSPPP", "RPSSPRRSPPSRSPRS"])
+@pytest.mark.parametrize(
+    "cycle", ["RRPPS", "PRPRRSSPSP", "SPSPPRPSPPS", "SPPRPSPRSPPP", "RPSSPRRSPPSRSPRS"]
+)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_cycle_from_the_start_is_beaten_once_tested_and_in_the_next_match_from_its_first_move(
-        cycle: str, seed: int) -> None:
+    cycle: str, seed: int
+) -> None:
     """A side cycling from its first move: once ``exact_tests`` moves have tested its period
     (from round p + exact_tests), at most one round is lost, whatever the scores' windows
     have yet to see (a choice that has won longer than the period has been tested may still
@@ -163,7 +171,9 @@ def test_a_cycle_from_the_start_is_beaten_once_tested_and_in_the_next_match_from
     assert all(outcome(ours, pattern[(300 + i) % period]) == 1 for i, ours in enumerate(second))
 
 
-@pytest.mark.parametrize("name", ["rockbot", "rotatebot", "kris", "quincy", "abbey", "mrugesh", "freqbot"])
+@pytest.mark.parametrize(
+    "name", ["rockbot", "rotatebot", "kris", "quincy", "abbey", "mrugesh", "freqbot"]
+)
 def test_beats_simple_bots_from_the_zoo(name: str) -> None:
     history = against(Agent(random.Random(3)), name, 4, 1000)
     results = [outcome(a, b) for a, b in history[100:]]
@@ -177,7 +187,8 @@ def test_beats_simple_bots_from_the_zoo(name: str) -> None:
 @pytest.mark.parametrize("opponent", ["random", "abbey", "markov", "tree"])
 def test_seeded_replay_is_identical(opponent: str) -> None:
     assert against(Agent(random.Random(11)), opponent, 12, 300) == against(
-        Agent(random.Random(11)), opponent, 12, 300)
+        Agent(random.Random(11)), opponent, 12, 300
+    )
 
 
 def test_different_seeds_play_differently() -> None:
@@ -203,7 +214,10 @@ def test_two_interleaved_matches_play_as_if_run_one_after_the_other() -> None:
 
     expected_a, expected_b = alone(31, "markov", 32), alone(33, "abbey", 34)
     a, b = Agent(random.Random(31)), Agent(random.Random(33))
-    bot_a, bot_b = make_opponent("markov", random.Random(32)), make_opponent("abbey", random.Random(34))
+    bot_a, bot_b = (
+        make_opponent("markov", random.Random(32)),
+        make_opponent("abbey", random.Random(34)),
+    )
     got_a: list[tuple[Move, Move]] = []
     got_b: list[tuple[Move, Move]] = []
     last_a: tuple[Move | None, Move | None] = (None, None)
@@ -263,7 +277,13 @@ def test_belief_fields_after_moves() -> None:
         assert belief.family in families and belief.strategy.startswith(belief.family)
         assert isinstance(belief.score, float) and isinstance(belief.hedging, bool)
         assert not (belief.cautious and belief.hedging)  # caution bends a followed choice only
-    assert {f.name for f in dataclasses.fields(Belief)} >= {"strategy", "family", "score", "hedging", "cautious"}
+    assert {f.name for f in dataclasses.fields(Belief)} >= {
+        "strategy",
+        "family",
+        "score",
+        "hedging",
+        "cautious",
+    }
     with pytest.raises(dataclasses.FrozenInstanceError):
         agent.belief().score = 1.0  # type: ignore[misc]
 

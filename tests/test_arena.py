@@ -1,4 +1,5 @@
 """Arena: seeded matches, tournaments whose seeds are drawn before play, metrics, writers."""
+
 from __future__ import annotations
 
 import csv
@@ -99,6 +100,7 @@ def result(player: str, opponent: str, wins: int, losses: int, n: int = 100) -> 
 
 # --- matches -----------------------------------------------------------------------------
 
+
 def test_match_counts_from_first_players_side() -> None:
     lost = play_match(ROCK, PAPER, 10, seed=1)
     assert (lost.wins, lost.losses, lost.ties) == (0, 10, 0)
@@ -117,8 +119,11 @@ def test_scripted_game_pins_reactive_play() -> None:
     # on R->P, P->S, S->R: 2 wins and 3 ties per cycle, never a loss after the random first move.
     outcome = play_match(BeatLast, CYCLE, 1 + 5 * 20, seed=3)
     first = play_match(BeatLast, CYCLE, 1, seed=3)
-    assert (outcome.wins - first.wins, outcome.losses - first.losses,
-            outcome.ties - first.ties) == (40, 0, 60)
+    assert (
+        outcome.wins - first.wins,
+        outcome.losses - first.losses,
+        outcome.ties - first.ties,
+    ) == (40, 0, 60)
 
 
 def test_match_replays_from_its_seed() -> None:
@@ -143,12 +148,17 @@ def test_flipped_is_the_other_side() -> None:
 
 # --- tournaments ---------------------------------------------------------------------------
 
+
 def test_schedule_draws_every_seed_from_the_master_seed() -> None:
     specs = schedule([("a", "b"), ("a", "c")], reps=2, seed=9)
     master = random.Random(9)
     assert [s.seed for s in specs] == [master.getrandbits(63) for _ in range(4)]
     assert [(s.player, s.opponent, s.rep) for s in specs] == [
-        ("a", "b", 0), ("a", "c", 0), ("a", "b", 1), ("a", "c", 1)]
+        ("a", "b", 0),
+        ("a", "c", 0),
+        ("a", "b", 1),
+        ("a", "c", 1),
+    ]
 
 
 def test_round_robin_plays_every_pair_every_repetition() -> None:
@@ -157,7 +167,10 @@ def test_round_robin_plays_every_pair_every_repetition() -> None:
     outcome = tournament(entrants, n=20, reps=3, seed=5, progress=lambda d, t: done.append((d, t)))
     assert outcome.round_robin and len(outcome.matches) == 3 * 3
     assert {(m.player, m.opponent) for m in outcome.matches} == {
-        ("rock", "paper"), ("rock", "uniform"), ("paper", "uniform")}
+        ("rock", "paper"),
+        ("rock", "uniform"),
+        ("paper", "uniform"),
+    }
     assert done[-1] == (9, 9) and len(done) == 9
     assert len({m.seed for m in outcome.matches}) == 9
 
@@ -172,8 +185,9 @@ def test_same_master_seed_same_results_in_one_or_two_processes() -> None:
 
 
 def test_candidates_play_the_population_from_their_side() -> None:
-    outcome = tournament({"rock": ROCK, "cycle": CYCLE}, candidates={"paper": PAPER},
-                         n=10, reps=2, seed=0)
+    outcome = tournament(
+        {"rock": ROCK, "cycle": CYCLE}, candidates={"paper": PAPER}, n=10, reps=2, seed=0
+    )
     assert not outcome.round_robin
     assert all(m.player == "paper" for m in outcome.matches)
     (metrics,) = outcome.metrics()
@@ -196,16 +210,19 @@ def test_round_robin_needs_two_entrants_and_reps() -> None:
 
 # --- metrics -------------------------------------------------------------------------------
 
+
 def test_population_metrics_on_hand_made_results() -> None:
     results = [
-        result("c", "x", 40, 30), result("c", "x", 50, 30),   # scores +10, +20 -> mean 15
-        result("c", "y", 20, 24), result("c", "y", 30, 36),   # scores -4, -6  -> mean -5
-        result("other", "x", 0, 100),                         # not the candidate's
+        result("c", "x", 40, 30),
+        result("c", "x", 50, 30),  # scores +10, +20 -> mean 15
+        result("c", "y", 20, 24),
+        result("c", "y", 30, 36),  # scores -4, -6  -> mean -5
+        result("other", "x", 0, 100),  # not the candidate's
     ]
     m = population_metrics(results, "c")
     assert m.members == 2
-    assert m.pr == pytest.approx(5.0)          # (15 + -5) / 2
-    assert m.pe == pytest.approx(5.0)          # y's mean return against c
+    assert m.pr == pytest.approx(5.0)  # (15 + -5) / 2
+    assert m.pe == pytest.approx(5.0)  # y's mean return against c
     assert m.agg == pytest.approx(0.0)
     assert m.worst == "y"
     assert m.win_rate == pytest.approx(100 * 140 / (140 + 120))
@@ -240,11 +257,13 @@ def test_no_results_for_candidate_is_an_error() -> None:
 
 
 def test_match_record_counts_matches_by_score() -> None:
-    assert match_record([result("c", "x", 5, 1), result("c", "x", 1, 5),
-                         result("c", "x", 2, 2)]) == (1, 1, 1)
+    assert match_record(
+        [result("c", "x", 5, 1), result("c", "x", 1, 5), result("c", "x", 2, 2)]
+    ) == (1, 1, 1)
 
 
 # --- registry names --------------------------------------------------------------------------
+
 
 def test_ai_is_our_engine_and_factories_pickle() -> None:
     from roshambo.agent import Agent
@@ -262,9 +281,15 @@ def test_unknown_name_is_a_clear_error() -> None:
 
 # --- report: tables and files ----------------------------------------------------------------
 
+
 def small_tournament() -> TournamentResult:
-    return tournament({"rock": ROCK, "cycle": CYCLE}, candidates={"paper": PAPER, "uniform": Uniform},
-                      n=30, reps=2, seed=1)
+    return tournament(
+        {"rock": ROCK, "cycle": CYCLE},
+        candidates={"paper": PAPER, "uniform": Uniform},
+        n=30,
+        reps=2,
+        seed=1,
+    )
 
 
 def test_csv_has_one_row_per_match(tmp_path) -> None:
@@ -277,7 +302,10 @@ def test_csv_has_one_row_per_match(tmp_path) -> None:
     assert tuple(rows[0]) == report.CSV_FIELDS
     first = outcome.matches[0]
     assert (rows[0]["player"], int(rows[0]["seed"]), int(rows[0]["score"])) == (
-        first.player, first.seed, first.score)
+        first.player,
+        first.seed,
+        first.score,
+    )
 
 
 def test_json_holds_setup_metrics_pairs_and_matches(tmp_path) -> None:

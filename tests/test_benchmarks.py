@@ -1,4 +1,5 @@
 """The fCC scenario benchmark: what it counts (losses and their timing) and how it reports."""
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,7 @@ def load_scenarios():  # type: ignore[no-untyped-def]
 
 def test_a_match_reports_its_rate_and_the_rounds_lost() -> None:
     scenarios = load_scenarios()
-    (rate, lost, hedged), = scenarios.play_process(0, ["kris"], engine_seed=5)
+    ((rate, lost, hedged),) = scenarios.play_process(0, ["kris"], engine_seed=5)
     assert rate >= 99.0 and lost == sorted(set(lost)) and all(0 <= i < 1000 for i in lost)
     assert set(hedged) <= set(lost)
     # the rate is wins / (wins + losses): the losses must give a whole number of wins
@@ -30,20 +31,34 @@ def test_a_match_reports_its_rate_and_the_rounds_lost() -> None:
 def test_a_seeded_process_replays_its_matches() -> None:
     scenarios = load_scenarios()
     bots = ["quincy", "mrugesh"]
-    assert scenarios.play_process(3, bots, engine_seed=1) == scenarios.play_process(3, bots, engine_seed=1)
+    assert scenarios.play_process(3, bots, engine_seed=1) == scenarios.play_process(
+        3, bots, engine_seed=1
+    )
 
 
-def make(scenarios, scenario: str, bot: str, rate: float, lost: tuple[int, ...], hedged: tuple[int, ...] = (),
-         seed: int = 0):
+def make(
+    scenarios,
+    scenario: str,
+    bot: str,
+    rate: float,
+    lost: tuple[int, ...],
+    hedged: tuple[int, ...] = (),
+    seed: int = 0,
+):
     return scenarios.Match(scenario, seed, bot, rate, lost, hedged)
 
 
 def test_the_table_splits_losses_by_time() -> None:
     scenarios = load_scenarios()
     early, late = tuple(range(7)), (40, 50, 60, 70)
-    matches = [make(scenarios, scenario, bot, rate, lost)
-               for bot in scenarios.BOTS
-               for scenario, rate, lost in (("fresh", 99.5, (1, 2, 3, 4, 5)), ("main.py order", 98.9, early + late))]
+    matches = [
+        make(scenarios, scenario, bot, rate, lost)
+        for bot in scenarios.BOTS
+        for scenario, rate, lost in (
+            ("fresh", 99.5, (1, 2, 3, 4, 5)),
+            ("main.py order", 98.9, early + late),
+        )
+    ]
     assert matches[1].losses == 11 and matches[1].late == 4
     text = scenarios.table(matches)
     row = next(line for line in text.splitlines() if line.startswith("quincy") and " all " in line)
@@ -54,8 +69,10 @@ def test_the_table_splits_losses_by_time() -> None:
 
 def test_the_tail_counts_matches_by_games_lost() -> None:
     scenarios = load_scenarios()
-    matches = [make(scenarios, "fresh", "abbey", rate, tuple(range(n)))
-               for rate, n in ((99.6, 4), (99.3, 7), (99.1, 9), (98.9, 11))]
+    matches = [
+        make(scenarios, "fresh", "abbey", rate, tuple(range(n)))
+        for rate, n in ((99.6, 4), (99.3, 7), (99.1, 9), (98.9, 11))
+    ]
     rows = {line.split()[0]: line.split()[1:] for line in scenarios.tail(matches).splitlines()[1:]}
     assert rows["abbey"] == ["4", "3", "2", "2", "1", "1"]  # matches, >= 7, 8, 9, 10, < 99%
     assert rows["all"] == rows["abbey"] and "kris" not in rows
@@ -63,8 +80,10 @@ def test_the_tail_counts_matches_by_games_lost() -> None:
 
 def test_the_opening_profile_shows_each_round_lost_and_hedged() -> None:
     scenarios = load_scenarios()
-    matches = [make(scenarios, "fresh", "kris", 99.8, (0, 3), (0,)),
-               make(scenarios, "fresh", "kris", 99.9, (0, 30), ())]
+    matches = [
+        make(scenarios, "fresh", "kris", 99.8, (0, 3), (0,)),
+        make(scenarios, "fresh", "kris", 99.9, (0, 30), ()),
+    ]
     row = next(line for line in scenarios.opening(matches).splitlines() if line.startswith("kris"))
     cells = row.split()[1:]
     assert len(cells) == scenarios.OPENING
@@ -73,13 +92,19 @@ def test_the_opening_profile_shows_each_round_lost_and_hedged() -> None:
 
 def test_runs_are_saved_and_compared_match_by_match(tmp_path: Path) -> None:
     scenarios = load_scenarios()
-    before = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed)
-              for seed, n in enumerate((3, 5, 10))]
-    after = [make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed)
-             for seed, n in enumerate((4, 5, 8))]
+    before = [
+        make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed)
+        for seed, n in enumerate((3, 5, 10))
+    ]
+    after = [
+        make(scenarios, "third round", "mrugesh", 99.5, tuple(range(n)), seed=seed)
+        for seed, n in enumerate((4, 5, 8))
+    ]
     scenarios.save(before, tmp_path / "before.json")
     assert scenarios.load(tmp_path / "before.json") == before
-    lines = scenarios.compare(before, after + [make(scenarios, "fresh", "kris", 99.9, (1,), seed=9)]).splitlines()
+    lines = scenarios.compare(
+        before, after + [make(scenarios, "fresh", "kris", 99.9, (1,), seed=9)]
+    ).splitlines()
     assert lines[0] == "3 paired matches (0 and 1 unpaired)"
     # differences +1, 0, -2: total -1, standard deviation 1.528, times sqrt(3): 2.6
     assert lines[1] == "games lost: 18 -> 17, difference -1 +- 3 (standard error over the pairs)"
@@ -131,9 +156,11 @@ def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> Non
 
 def test_relatives_table_and_compare_report_per_family() -> None:
     bench = load_relatives()
-    before = [bench.Match("counter:window=5,target=most,tie=first", 0, 0, 990, 10, tuple(range(10))),
-              bench.Match("counter:window=5,target=most,tie=first", 1, 0, 995, 2, (3, 4)),
-              bench.Match("cycle:pattern=RP,noise=0.1", 0, 0, 900, 40, tuple(range(40)))]
+    before = [
+        bench.Match("counter:window=5,target=most,tie=first", 0, 0, 990, 10, tuple(range(10))),
+        bench.Match("counter:window=5,target=most,tie=first", 1, 0, 995, 2, (3, 4)),
+        bench.Match("cycle:pattern=RP,noise=0.1", 0, 0, 900, 40, tuple(range(40))),
+    ]
     after = [bench.Match(m.member, m.number, m.hash_seed, m.wins, 1, (0,)) for m in before]
     table = bench.table(before)
     assert "counter " in table and "cycle+noise0.1" in table and "99.00" in table
@@ -141,7 +168,10 @@ def test_relatives_table_and_compare_report_per_family() -> None:
     # the rule beater's record, from that record's rate where the run has it
     assert table.splitlines()[-2].split()[-2:] == ["0.81", "0.81"]  # 96.55 - 900/940
     rule_beaten = [*before[:2], bench.Match(*astuple(before[2])[:6], best_wins=920, best_losses=30)]
-    assert bench.table(rule_beaten).splitlines()[-2].split()[-2:] == ["1.10", "1.10"]  # 96.84 - 95.74
+    assert bench.table(rule_beaten).splitlines()[-2].split()[-2:] == [
+        "1.10",
+        "1.10",
+    ]  # 96.84 - 95.74
     report = bench.compare(before, after)
     assert "52 -> 3" in report and "-49" in report
     # runs over several engine seeds pair each match with the same seed's
@@ -156,20 +186,33 @@ def test_relatives_targets_judge_every_match_the_median_and_each_noisy_member() 
     bench = load_relatives()
     cycle = "cycle:pattern=RP,noise=0.1"
     counter = "counter:window=5,target=most,tie=first"
-    runs = [bench.Match(counter, n, 0, 995, 5, tuple(range(5)), engine_seed=s) for n in range(3) for s in range(2)]
+    runs = [
+        bench.Match(counter, n, 0, 995, 5, tuple(range(5)), engine_seed=s)
+        for n in range(3)
+        for s in range(2)
+    ]
     # the noisy member's matches: 1.5 and 0.5 points short of the rule beater (mean 1.0, at the bar)
-    noisy = [bench.Match(cycle, 0, 0, 850, 150, (), best_wins=865, best_losses=135),
-             bench.Match(cycle, 1, 0, 855, 145, (), best_wins=860, best_losses=140)]
+    noisy = [
+        bench.Match(cycle, 0, 0, 850, 150, (), best_wins=865, best_losses=135),
+        bench.Match(cycle, 1, 0, 855, 145, (), best_wins=860, best_losses=140),
+    ]
     (found,) = bench.shortfalls([*runs, *noisy])
     assert found.member == cycle and found.matches == 2
     assert found.mean == pytest.approx(1.0) and found.stderr == pytest.approx(0.5)
     verdicts = bench.targets([*runs, *noisy])
-    assert [v.met for v in verdicts] == [True, True, True]  # 99.5% every match; 1.0 is within the point
+    assert [v.met for v in verdicts] == [
+        True,
+        True,
+        True,
+    ]  # 99.5% every match; 1.0 is within the point
     assert verdicts[0].figure == "0 of 6 under" and verdicts[1].figure == "99.50%"
     # one match under 99% fails the first target and names the member; a noisy member 1.5
     # points short on average fails the last
-    worse = [*runs[:-1], bench.Match(counter, 2, 0, 980, 20, tuple(range(20)), engine_seed=1),
-             bench.Match(cycle, 0, 0, 850, 150, (), best_wins=865, best_losses=135)]
+    worse = [
+        *runs[:-1],
+        bench.Match(counter, 2, 0, 980, 20, tuple(range(20)), engine_seed=1),
+        bench.Match(cycle, 0, 0, 850, 150, (), best_wins=865, best_losses=135),
+    ]
     verdicts = bench.targets(worse)
     assert [v.met for v in verdicts] == [False, True, False]
     assert verdicts[0].figure == "1 of 6 under (counter 1)"
@@ -180,29 +223,48 @@ def test_relatives_targets_judge_every_match_the_median_and_each_noisy_member() 
     # a run of deterministic members only is judged on them only
     assert len(bench.targets(runs)) == 2
     # compare counts the noisy members more than a point short, in each run
-    report = bench.compare([*runs, *noisy], [*runs, noisy[0], replace(noisy[1], wins=850, losses=150)])
+    report = bench.compare(
+        [*runs, *noisy], [*runs, noisy[0], replace(noisy[1], wins=850, losses=150)]
+    )
     assert report.splitlines()[-1] == "noisy members more than 1 point short: 0 -> 1 of 1"
 
 
-def test_relatives_show_reports_a_saved_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_relatives_show_reports_a_saved_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bench = load_relatives()
-    run = [bench.Match("counter:window=5,target=most,tie=first", 0, 0, 990, 10, tuple(range(10)), engine_seed=3),
-           bench.Match("cycle:pattern=RP,noise=0.1", 0, 0, 900, 40, tuple(range(40)), 920, 30, engine_seed=3)]
+    run = [
+        bench.Match(
+            "counter:window=5,target=most,tie=first", 0, 0, 990, 10, tuple(range(10)), engine_seed=3
+        ),
+        bench.Match(
+            "cycle:pattern=RP,noise=0.1", 0, 0, 900, 40, tuple(range(40)), 920, 30, engine_seed=3
+        ),
+    ]
     path = tmp_path / "run.json"
     bench.save(run, path)
     assert bench.main(["--show", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("engine seeds 3:") and "cycle+noise0.1" in out and "the issue's targets:" in out
+    assert (
+        out.startswith("engine seeds 3:")
+        and "cycle+noise0.1" in out
+        and "the issue's targets:" in out
+    )
     assert "NOT met  every noisy member within 1 point" in out
     (tmp_path / "empty.json").write_text("[]")
-    for bad, why in ((tmp_path / "missing.json", "cannot read"), (tmp_path / "empty.json", "holds no matches")):
+    for bad, why in (
+        (tmp_path / "missing.json", "cannot read"),
+        (tmp_path / "empty.json", "holds no matches"),
+    ):
         with pytest.raises(SystemExit):
             bench.main(["--show", str(bad)])
         err = capsys.readouterr().err
         assert why in err and str(bad) in err
 
 
-@pytest.mark.parametrize("text, seeds", [("0", (0,)), ("0-3", (0, 1, 2, 3)), ("4,1-2,2", (4, 1, 2))])
+@pytest.mark.parametrize(
+    "text, seeds", [("0", (0,)), ("0-3", (0, 1, 2, 3)), ("4,1-2,2", (4, 1, 2))]
+)
 def test_relatives_engine_seeds_parse(text: str, seeds: tuple[int, ...]) -> None:
     assert load_relatives().parse_seeds(text) == seeds
 
@@ -233,7 +295,10 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
     assert all(-20 <= s <= 20 for s in first.scores)
     text = opening.report(first)
     assert text.startswith(f"hedge-reader: {first.mean:+.2f} +- ") and "followed" in text
-    assert f"most {max(first.losses)};" in text and f">=5: {sum(n >= 5 for n in first.losses)} " in text
+    assert (
+        f"most {max(first.losses)};" in text
+        and f">=5: {sum(n >= 5 for n in first.losses)} " in text
+    )
     # hedged rounds at 0: the reader beats every round we follow, so that score is minus the
     # rounds followed; the two scores differ by at most the hedged rounds
     hedged = sum(3 - f for f in first.followed)
@@ -248,11 +313,16 @@ def test_the_opening_benchmark_counts_each_round_and_replays() -> None:
 
 def test_the_opening_benchmark_compares_two_runs_paired() -> None:
     opening = load_opening()
-    before = {"kris": {"rounds": 10, "scores": [1, 2, 3], "expected": [0, 1, 1]},
-              "abbey": {"rounds": 10, "scores": [0, 0], "expected": [0, 0]}}
+    before = {
+        "kris": {"rounds": 10, "scores": [1, 2, 3], "expected": [0, 1, 1]},
+        "abbey": {"rounds": 10, "scores": [0, 0], "expected": [0, 0]},
+    }
     after = {"kris": {"rounds": 10, "scores": [2, 3, 4], "expected": [0, 3, 2]}}
     text = opening.compare(before, after)
-    assert text == "kris: score +2.00 -> +3.00 (+1.00 +- 0.00); hedged rounds at 0 +0.67 -> +1.67 (+1.00 +- 0.58)"
+    assert (
+        text
+        == "kris: score +2.00 -> +3.00 (+1.00 +- 0.00); hedged rounds at 0 +0.67 -> +1.67 (+1.00 +- 0.58)"
+    )
     with pytest.raises(ValueError, match="kris: the runs differ"):
         opening.compare(before, {"kris": {"rounds": 20, "scores": [2, 3, 4]}})
     with pytest.raises(ValueError, match="share no opponent"):
@@ -290,7 +360,9 @@ def test_a_switcher_match_counts_the_engine_and_the_member_tracker() -> None:
     switches = load_switches()
     match = switches.play_match("switcher:period=200,seed=1", 3, 8)
     assert match == switches.play_match("switcher:period=200,seed=1", 3, 8)  # seeded
-    assert len(match.ready) == len(match.followed) == len(match.early_lost) == 4  # switches at 200 ... 800
+    assert (
+        len(match.ready) == len(match.followed) == len(match.early_lost) == 4
+    )  # switches at 200 ... 800
     assert all(0 <= r <= 200 for r in match.ready + match.followed)
     assert sum(match.early_lost) <= match.lost
     # the tracker knows the members: a switch costs it about a game, where the engine has
@@ -304,26 +376,49 @@ def test_a_switcher_match_counts_the_engine_and_the_member_tracker() -> None:
 
 def test_the_best_strategy_per_block_is_summed_over_the_blocks() -> None:
     switches = load_switches()
-    lost = [[1, 0, 1 / 3], [1, 1, 1 / 3], [0, 1, 1 / 3],  # block 0: 2, 2, 1
-            [0, 1, 0], [0, 1, 1]]  # block 1 (short): 0, 2, 1
+    lost = [
+        [1, 0, 1 / 3],
+        [1, 1, 1 / 3],
+        [0, 1, 1 / 3],  # block 0: 2, 2, 1
+        [0, 1, 0],
+        [0, 1, 1],
+    ]  # block 1 (short): 0, 2, 1
     assert switches.best_per_block(lost, 3) == pytest.approx(1.0)
     assert switches.best_per_block(lost, 5) == pytest.approx(2.0)  # one block: 2, 4, 2
-    assert switches.best_per_block(lost, 1) == pytest.approx(1 / 3)  # a block a round: 0, 1/3, 0, 0, 0
+    assert switches.best_per_block(lost, 1) == pytest.approx(
+        1 / 3
+    )  # a block a round: 0, 1/3, 0, 0, 0
     assert switches.best_per_block([], 3) == 0.0
 
 
 def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
     switches = load_switches()
     make = switches.SwitchMatch
-    before = [make("switcher:period=100,seed=1", 0, 40, 5, (2, 3), (10, 12), (3, 4), 10.0),
-              make("switcher:period=100,seed=1", 1, 50, 7, (4,), (20,), (5,), 14.5),
-              make("switcher:period=50,seed=3", 0, 80, 9, (0,), (8,), (2,))]  # saved before hindsight
-    after = [make(m.switcher, m.number, m.lost - 10, m.tracker_lost, m.ready, m.followed, m.early_lost)
-             for m in before[:2]]
+    before = [
+        make("switcher:period=100,seed=1", 0, 40, 5, (2, 3), (10, 12), (3, 4), 10.0),
+        make("switcher:period=100,seed=1", 1, 50, 7, (4,), (20,), (5,), 14.5),
+        make("switcher:period=50,seed=3", 0, 80, 9, (0,), (8,), (2,)),
+    ]  # saved before hindsight
+    after = [
+        make(m.switcher, m.number, m.lost - 10, m.tracker_lost, m.ready, m.followed, m.early_lost)
+        for m in before[:2]
+    ]
     text = switches.table(before)
     row = next(line for line in text.splitlines() if line.startswith("switcher:period=100,seed=1"))
-    assert row.split() == ["switcher:period=100,seed=1", "45.0", "50", "6.0", "12.2", "3.0", "12.0", "4.00"]
-    assert next(line for line in text.splitlines() if line.startswith("switcher:period=50")).split()[4] == "-"
+    assert row.split() == [
+        "switcher:period=100,seed=1",
+        "45.0",
+        "50",
+        "6.0",
+        "12.2",
+        "3.0",
+        "12.0",
+        "4.00",
+    ]
+    assert (
+        next(line for line in text.splitlines() if line.startswith("switcher:period=50")).split()[4]
+        == "-"
+    )
     assert text.splitlines()[-1].split()[:5] == ["all", "56.7", "80", "7.0", "12.2"]
     report = switches.compare(before, after)
     assert report.startswith("2 paired matches (1 and 0 unpaired)")

@@ -5,6 +5,7 @@ last one left it. ``Ensemble.new_match`` starts every score afresh and rebuilds 
 predictor but the carried-over ones, which keep the history since ``reset`` and must prove
 themselves in each match before they speak.
 """
+
 from __future__ import annotations
 
 import random
@@ -47,7 +48,10 @@ class Recorder:
 
 
 def carried_recorders(source: str = "their") -> dict[str, Factory]:
-    return {"fresh": lambda rng: Recorder(source), "kept": lambda rng: CarriedOver(Recorder(source))}
+    return {
+        "fresh": lambda rng: Recorder(source),
+        "kept": lambda rng: CarriedOver(Recorder(source)),
+    }
 
 
 def halves(ensemble: Ensemble, name: str) -> tuple[object, object]:
@@ -70,13 +74,19 @@ def test_the_line_up_carries_over_the_models_it_names_and_no_other() -> None:
     for name in carried:
         model = PREDICTORS[name](random.Random(0))
         fresh = PREDICTORS[name.removeprefix("carried-")](random.Random(0))
-        assert model.carried is True and model.half == getattr(fresh, "half", "both")  # else both halves
+        assert model.carried is True and model.half == getattr(
+            fresh, "half", "both"
+        )  # else both halves
 
 
-PROOF = CarriedOver.PROOF  # rounds running of one turn of the prediction before a carried model speaks
+PROOF = (
+    CarriedOver.PROOF
+)  # rounds running of one turn of the prediction before a carried model speaks
 
 
-def test_a_carried_model_is_silent_until_the_opponent_plays_one_turn_of_it_proof_rounds_running() -> None:
+def test_a_carried_model_is_silent_until_the_opponent_plays_one_turn_of_it_proof_rounds_running() -> (
+    None
+):
     assert PROOF >= 2  # one round would prove any model
     model = CarriedOver(FrequencyCounter())  # predicts their most frequent move: rock here
     said = [model.update(0, 0) for _ in range(PROOF + 2)]
@@ -97,9 +107,13 @@ def test_a_carried_model_that_never_played_proof_running_stays_silent() -> None:
 def test_a_mirrored_carried_model_is_checked_against_the_opponents_real_move() -> None:
     model = CarriedOver(FrequencyCounter())
     model.share({}, mirrored=True)  # shown swapped histories: their_move is ours, my_move theirs
-    said = [model.update(m % 3, 0) for m in range(1, 7)]  # it predicts our rock; they answer 1, 2, 0, ...
+    said = [
+        model.update(m % 3, 0) for m in range(1, 7)
+    ]  # it predicts our rock; they answer 1, 2, 0, ...
     assert said == [None] * 6  # their real moves are no one turn of the prediction
-    said = [model.update(1, 0) for _ in range(PROOF + 1)]  # now they answer our expected rock by paper
+    said = [
+        model.update(1, 0) for _ in range(PROOF + 1)
+    ]  # now they answer our expected rock by paper
     assert said == [None] * (PROOF - 1) + [0, 0]  # (the first of them checks the last prediction)
 
 
@@ -140,7 +154,9 @@ def test_a_carried_model_doubts_nothing_while_it_is_silent() -> None:
             return True
 
     model = CarriedOver(Doubting())
-    assert [(model.update(0, 1), model.doubt()) for _ in range(PROOF + 2)] == [(None, False)] * PROOF + [(1, True)] * 2
+    assert [(model.update(0, 1), model.doubt()) for _ in range(PROOF + 2)] == [
+        (None, False)
+    ] * PROOF + [(1, True)] * 2
     assert CarriedOver(Recorder()).doubt() is False  # an inner model that cannot say
 
 
@@ -156,7 +172,9 @@ def test_carrying_over_is_refused_for_a_carried_model_or_one_without_a_source() 
 # --- the ensemble -----------------------------------------------------------------------------
 
 
-def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_then_takes_it_over() -> None:
+def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_then_takes_it_over() -> (
+    None
+):
     ensemble = Ensemble(random.Random(2), factories=carried_recorders())
     fresh, kept = halves(ensemble, "fresh"), halves(ensemble, "kept")
     unused = [half._inner for half in kept]
@@ -167,8 +185,10 @@ def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_th
     assert [half._inner for half in halves(ensemble, "kept")] == list(fresh)
     assert all(new is not old for new, old in zip(halves(ensemble, "fresh"), fresh))
     # a carried model whose twin may borrow work from another predictor does its own work
-    lineup = {"history": PREDICTORS["history-their@1000"], "kept": lambda rng: CarriedOver(
-        PREDICTORS["history-their@1000"](rng))}
+    lineup = {
+        "history": PREDICTORS["history-their@1000"],
+        "kept": lambda rng: CarriedOver(PREDICTORS["history-their@1000"](rng)),
+    }
     assert Ensemble(random.Random(2), factories=lineup)._twin_of == {}
 
 
@@ -201,10 +221,17 @@ def test_a_carried_model_does_its_own_work_when_its_fresh_twin_borrows_anothers(
     not (the owner), and otherwise works from the first round."""
     owner = lambda rng: CountingWindows("mine", 16)  # noqa: E731
     borrower = lambda rng: CountingWindows("mine", 16, split_ties=True)  # noqa: E731
-    lineup = {"owner": owner, "borrower": borrower, "kept-owner": lambda rng: CarriedOver(owner(rng)),
-              "kept-borrower": lambda rng: CarriedOver(borrower(rng))}
+    lineup = {
+        "owner": owner,
+        "borrower": borrower,
+        "kept-owner": lambda rng: CarriedOver(owner(rng)),
+        "kept-borrower": lambda rng: CarriedOver(borrower(rng)),
+    }
     ensemble = Ensemble(random.Random(4), factories=lineup)
-    kept_owner, kept_borrower = halves(ensemble, "kept-owner")[0], halves(ensemble, "kept-borrower")[0]
+    kept_owner, kept_borrower = (
+        halves(ensemble, "kept-owner")[0],
+        halves(ensemble, "kept-borrower")[0],
+    )
     assert halves(ensemble, "borrower")[0].borrowing
     assert kept_owner._twin is halves(ensemble, "owner")[0] and kept_borrower._twin is None
     rounds = [0, 1, 2, 2, 1, 0] * 5
@@ -225,11 +252,17 @@ def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_ev
     ensemble.observe(ensemble.choose_move(), 2)
     ensemble.new_match()
     assert halves(ensemble, "kept") == kept
-    assert all(new is not old and new.rounds == [] for new, old in zip(halves(ensemble, "fresh"), fresh))
+    assert all(
+        new is not old and new.rounds == [] for new, old in zip(halves(ensemble, "fresh"), fresh)
+    )
     assert [len(half._inner.rounds) for half in kept] == [21, 21]
     prior = Ensemble(random.Random(3), factories=carried_recorders())
     assert (ensemble._rounds, ensemble._total, ensemble._wins, ensemble._losses) == (
-        0, prior._total, prior._wins, prior._losses)
+        0,
+        prior._total,
+        prior._wins,
+        prior._losses,
+    )
     ensemble.reset()
     assert all(new is not old for new, old in zip(halves(ensemble, "kept"), kept))
 
@@ -247,7 +280,9 @@ def test_a_kept_model_proves_itself_again_in_every_match() -> None:
     assert ensemble._direct[at] == 1
 
 
-def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_choice_expected() -> None:
+def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_choice_expected() -> (
+    None
+):
     for source, direct_gets_it, mirrored_gets_it in (("their", True, False), ("mine", False, True)):
         ensemble = Ensemble(random.Random(4), factories=carried_recorders(source))
         play_rounds(ensemble, [1] * 30)  # a constant opponent: our choice is paper, and followed
@@ -350,8 +385,9 @@ def test_an_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["context:k=2,decay=1,rotation=0,noise=0.2",
-                                  "context:k=3,decay=1,rotation=0,noise=0.1"])
+@pytest.mark.parametrize(
+    "spec", ["context:k=2,decay=1,rotation=0,noise=0.2", "context:k=3,decay=1,rotation=0,noise=0.1"]
+)
 def test_a_noisy_opponent_that_remembers_is_met_where_the_last_match_left_it(spec: str) -> None:
     """The opponent's random moves break the carried model's runs now and then; once proven
     it keeps speaking, so the matches that carry state lose far fewer games than an engine
@@ -378,7 +414,9 @@ def test_the_fcc_player_starts_each_match_with_new_match() -> None:
         assert kept[0]._twin._seen == 7
         RPS.player("")
         assert halves(engine._ensemble, "carried-period16-their") == kept
-        assert kept[0]._inner._seen == 8  # the twin, taken over, and the last round, whose reply never came
+        assert (
+            kept[0]._inner._seen == 8
+        )  # the twin, taken over, and the last round, whose reply never came
         assert engine.rounds == 0
     finally:
         state[:] = saved

@@ -1,4 +1,5 @@
 """The open_spiel classic-field adapter: protocol, both actions applied, seeded replay."""
+
 from __future__ import annotations
 
 import random

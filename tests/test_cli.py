@@ -1,4 +1,5 @@
 """``python -m roshambo``: every subcommand on tiny sizes, files, plots, errors, missing extras."""
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,26 @@ def test_unknown_name_exits_nonzero_with_a_message(capsys) -> None:
 def test_tournament_writes_csv_and_json(tmp_path, capsys) -> None:
     need("rockbot", "random")
     csv_path, json_path = tmp_path / "t.csv", tmp_path / "t.json"
-    code = main(["tournament", "ai", "rockbot", "random", "--games", "30", "--reps", "2",
-                 "--seed", "1", "--workers", "1", "--csv", str(csv_path), "--json", str(json_path)])
+    code = main(
+        [
+            "tournament",
+            "ai",
+            "rockbot",
+            "random",
+            "--games",
+            "30",
+            "--reps",
+            "2",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--csv",
+            str(csv_path),
+            "--json",
+            str(json_path),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "round robin" in out and "AGG" in out and "seed 1" in out
     assert len(csv_path.read_text(encoding="utf-8").splitlines()) == 1 + 3 * 2
@@ -54,20 +73,56 @@ def test_tournament_writes_csv_and_json(tmp_path, capsys) -> None:
 
 def test_headtohead_reports_mean_and_std(capsys) -> None:
     need("rockbot", "rotatebot")
-    code = main(["headtohead", "rockbot", "rotatebot", "--games", "30", "--matches", "3",
-                 "--seed", "2", "--workers", "1"])
+    code = main(
+        [
+            "headtohead",
+            "rockbot",
+            "rotatebot",
+            "--games",
+            "30",
+            "--matches",
+            "3",
+            "--seed",
+            "2",
+            "--workers",
+            "1",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "mean score ± std" in out and "rotatebot" in out
 
 
 def test_population_smoke_on_two_bots(capsys) -> None:
-    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
-    code = main(["population", "--bots", "rockbot,rotatebot", "--throws", "50", "--reps", "1",
-                 "--seed", "3", "--workers", "1"])
+    pytest.importorskip(
+        "pyspiel", reason="the classic field needs open_spiel: pip install open_spiel"
+    )
+    code = main(
+        [
+            "population",
+            "--bots",
+            "rockbot,rotatebot",
+            "--throws",
+            "50",
+            "--reps",
+            "1",
+            "--seed",
+            "3",
+            "--workers",
+            "1",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
-    for text in ("PR", "PE", "AGG", "classic:greenberg", "classic:iocainebot", "rockbot",
-                 "rotatebot", "seed 3"):
+    for text in (
+        "PR",
+        "PE",
+        "AGG",
+        "classic:greenberg",
+        "classic:iocainebot",
+        "rockbot",
+        "rotatebot",
+        "seed 3",
+    ):
         assert text in out
     assert out.splitlines()[4].split()[0] == "ai"  # first row under the header rule
 
@@ -98,7 +153,9 @@ def test_speed_measure_returns_every_figure() -> None:
     result = speed.measure(players, sizes=(10, 40), runs=3, memory_moves=25, seed=1)
     # every size plays as many moves: four 10-move matches a round against one of 40
     assert [(t.player, t.moves, t.runs) for t in result.timings] == [
-        ("frequency", 10, 12), ("frequency", 40, 3)]
+        ("frequency", 10, 12),
+        ("frequency", 40, 3),
+    ]
     assert all(t.seconds_per_move > 0 for t in result.timings)
     assert result.growth("frequency") > 0
     (memory,) = result.memory
@@ -121,7 +178,9 @@ def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
     assert result.chains(result.chain) == 1.0
     code = main(["bench", "--breakdown", "--sizes", "30", "--matches", "1"])
     out = capsys.readouterr().out
-    assert code == 0 and "its meta levels alone" in out and "windows64-mine" in out and "chains" in out
+    assert (
+        code == 0 and "its meta levels alone" in out and "windows64-mine" in out and "chains" in out
+    )
     with pytest.raises(SystemExit) as refused:
         main(["bench", "--breakdown", "--sizes", "30", "--matches", "0"])
     assert refused.value.code == 2
@@ -159,8 +218,9 @@ def test_match_plot_writes_a_png_after_the_result(tmp_path, capsys) -> None:
     assert target.read_bytes().startswith(PNG_MAGIC)
 
 
-def test_headtohead_plot_draws_the_first_match_against_each_opponent(tmp_path, capsys,
-                                                                     monkeypatch) -> None:
+def test_headtohead_plot_draws_the_first_match_against_each_opponent(
+    tmp_path, capsys, monkeypatch
+) -> None:
     pytest.importorskip("matplotlib", reason=NEEDS_MATPLOTLIB)
     need("rockbot", "rotatebot")
     drawn = []
@@ -172,26 +232,48 @@ def test_headtohead_plot_draws_the_first_match_against_each_opponent(tmp_path, c
 
     monkeypatch.setattr(cli, "draw", spy)
     target, csv_path = tmp_path / "h2h.png", tmp_path / "h2h.csv"
-    code = main(["headtohead", "rockbot", "rotatebot", "--games", "40", "--matches", "3",
-                 "--seed", "2", "--workers", "1", "--csv", str(csv_path), "--plot", str(target)])
+    code = main(
+        [
+            "headtohead",
+            "rockbot",
+            "rotatebot",
+            "--games",
+            "40",
+            "--matches",
+            "3",
+            "--seed",
+            "2",
+            "--workers",
+            "1",
+            "--csv",
+            str(csv_path),
+            "--plot",
+            str(target),
+        ]
+    )
     assert code == 0 and capsys.readouterr().out.endswith(f"wrote {target}\n")
     assert target.read_bytes().startswith(PNG_MAGIC)
-    (traces, player), = drawn
+    ((traces, player),) = drawn
     assert player == "ai (first of 3 matches)"
     assert [trace.opponent for trace in traces] == ["rockbot", "rotatebot"]
     with csv_path.open(encoding="utf-8") as rows:
         first = {row["opponent"]: row for row in csv.DictReader(rows) if row["rep"] == "0"}
     for trace in traces:  # each curve ends at its match's win rate in the CSV
-        assert trace.running_win_rate()[-1] == pytest.approx(float(first[trace.opponent]["win_rate"]),
-                                                             abs=0.01)
+        assert trace.running_win_rate()[-1] == pytest.approx(
+            float(first[trace.opponent]["win_rate"]), abs=0.01
+        )
 
 
-@pytest.mark.parametrize("command", [
-    ["match", "ai", "kris", "--games", "20", "--seed", "1"],
-    ["headtohead", "rockbot", "--games", "20", "--matches", "2", "--workers", "1"],
-])
-def test_plot_without_matplotlib_says_how_to_install_and_fails(run_python, tmp_path,
-                                                               command) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["match", "ai", "kris", "--games", "20", "--seed", "1"],
+        ["headtohead", "rockbot", "--games", "20", "--matches", "2", "--workers", "1"],
+    ],
+)
+def test_plot_without_matplotlib_says_how_to_install_and_fails(
+    run_python, tmp_path, command
+) -> None:
     target = tmp_path / "never.png"
     done = run_python("-c", WITHOUT_MATPLOTLIB, *command, "--plot", str(target))
     assert done.returncode != 0
@@ -209,6 +291,7 @@ def test_plot_to_an_unwritable_place_is_an_error_not_a_traceback(tmp_path, capsy
 
 
 # --- play ---------------------------------------------------------------------------------
+
 
 def test_play_defaults_to_our_engine_and_explains(run_python) -> None:
     done = run_python("-m", "roshambo", "play", "--explain", stdin="r\np\nq\n")
@@ -228,10 +311,13 @@ def test_play_takes_a_registry_name_and_a_seed(run_python) -> None:
     assert again.stdout == first.stdout
 
 
-@pytest.mark.parametrize("args, complaint", [
-    (["play", "nobody"], "unknown player 'nobody'"),
-    (["play", "kris", "--explain"], "kris has none to show"),
-])
+@pytest.mark.parametrize(
+    "args, complaint",
+    [
+        (["play", "nobody"], "unknown player 'nobody'"),
+        (["play", "kris", "--explain"], "kris has none to show"),
+    ],
+)
 def test_play_refuses_bad_requests_before_the_session(capsys, args, complaint) -> None:
     assert main(args) == 2
     captured = capsys.readouterr()
@@ -240,22 +326,27 @@ def test_play_refuses_bad_requests_before_the_session(capsys, args, complaint) -
 
 # --- one dialect: every option of a kind refuses a bad value the same way ------------------
 
-@pytest.mark.parametrize("argv, option, value", [
-    (["match", "ai", "rockbot", "--games", "abc"], "--games", "abc"),
-    (["tournament", "ai", "rockbot", "--games", "0"], "--games", "0"),
-    (["headtohead", "rockbot", "--reps", "x"], "--reps", "x"),
-    (["population", "--games", "-3"], "--games", "-3"),
-    (["tournament", "ai", "rockbot", "--workers", "two"], "--workers", "two"),
-    (["match", "ai", "rockbot", "--seed", "1.5"], "--seed", "1.5"),
-    (["bench", "--sizes", "abc"], "--sizes", "abc"),
-    (["bench", "--sizes", "100,0"], "--sizes", "100,0"),
-    (["bench", "--runs", "none"], "--runs", "none"),
-    (["serve", "--port", "70000"], "--port", "70000"),
-    (["serve", "--max-games", "0"], "--max-games", "0"),
-    (["play", "--seed", "x"], "--seed", "x"),
-])
-def test_a_bad_value_is_refused_naming_the_option_and_the_value(capsys, argv, option,
-                                                                 value) -> None:
+
+@pytest.mark.parametrize(
+    "argv, option, value",
+    [
+        (["match", "ai", "rockbot", "--games", "abc"], "--games", "abc"),
+        (["tournament", "ai", "rockbot", "--games", "0"], "--games", "0"),
+        (["headtohead", "rockbot", "--reps", "x"], "--reps", "x"),
+        (["population", "--games", "-3"], "--games", "-3"),
+        (["tournament", "ai", "rockbot", "--workers", "two"], "--workers", "two"),
+        (["match", "ai", "rockbot", "--seed", "1.5"], "--seed", "1.5"),
+        (["bench", "--sizes", "abc"], "--sizes", "abc"),
+        (["bench", "--sizes", "100,0"], "--sizes", "100,0"),
+        (["bench", "--runs", "none"], "--runs", "none"),
+        (["serve", "--port", "70000"], "--port", "70000"),
+        (["serve", "--max-games", "0"], "--max-games", "0"),
+        (["play", "--seed", "x"], "--seed", "x"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_option_and_the_value(
+    capsys, argv, option, value
+) -> None:
     with pytest.raises(SystemExit) as refused:
         main(argv)
     assert refused.value.code == 2
@@ -280,8 +371,9 @@ def test_one_name_per_idea_with_the_old_names_still_taken(capsys) -> None:
     assert (old.reps, old.games) == (new.reps, new.games) == (3, 50)
 
 
-@pytest.mark.parametrize("command", ["population", "match", "tournament", "headtohead", "play",
-                                     "serve", "bench"])
+@pytest.mark.parametrize(
+    "command", ["population", "match", "tournament", "headtohead", "play", "serve", "bench"]
+)
 def test_every_command_has_a_description(command: str) -> None:
     sub = subcommand(command)
     assert sub.description and len(sub.description) > 30
@@ -294,13 +386,16 @@ def test_bot_files_are_named_by_file_name_unless_two_collide(tmp_path, capsys) -
     for folder in ("a", "b"):
         (tmp_path / folder / "same.py").write_text(source)
     lone = str(tmp_path / "a" / "same.py")
-    assert main(["tournament", lone, "rockbot", "--games", "10", "--seed", "1",
-                 "--workers", "1"]) == 0
+    assert (
+        main(["tournament", lone, "rockbot", "--games", "10", "--seed", "1", "--workers", "1"]) == 0
+    )
     out = capsys.readouterr().out
     assert "same.py" in out and str(tmp_path) not in out
     twins = [lone, str(tmp_path / "b" / "same.py")]
-    assert main(["tournament", *twins, "rockbot", "--games", "10", "--seed", "1",
-                 "--workers", "1"]) == 0
+    assert (
+        main(["tournament", *twins, "rockbot", "--games", "10", "--seed", "1", "--workers", "1"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert all(twin in out for twin in twins)
 

@@ -4,6 +4,7 @@ A stub predictor whose prediction the test can compute ("the last move it was sh
 checks the documented rotations: P.k plays ``p + 1 + k``, P'.k plays ``q + 2 + k``, and the
 meta-meta level may rotate that by ``Choice.rotation``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -74,8 +75,13 @@ class Silent:
 ECHO: dict[str, Factory] = {"echo": lambda rng: Echo()}
 
 
-def play(ensemble: Ensemble, opponent: str, seed: int, rounds: int,
-         check: Callable[[Choice, Move | None, Move | None], None] | None = None) -> list[tuple[Move, Move, Choice]]:
+def play(
+    ensemble: Ensemble,
+    opponent: str,
+    seed: int,
+    rounds: int,
+    check: Callable[[Choice, Move | None, Move | None], None] | None = None,
+) -> list[tuple[Move, Move, Choice]]:
     """A match of the bare ensemble (observe, then choose) against a seeded zoo opponent."""
     bot = make_opponent(opponent, random.Random(seed))
     history: list[tuple[Move, Move, Choice]] = []
@@ -99,15 +105,26 @@ def play(ensemble: Ensemble, opponent: str, seed: int, rounds: int,
 def test_six_strategies_per_registered_predictor() -> None:
     names = Ensemble(random.Random(0)).strategy_names
     assert len(names) == len(set(names)) == 6 * len(PREDICTORS)
-    assert set(names) == {f"{p}{mark}.{k}" for p in PREDICTORS for mark in ("", "'") for k in range(3)}
+    assert set(names) == {
+        f"{p}{mark}.{k}" for p in PREDICTORS for mark in ("", "'") for k in range(3)
+    }
     for i in range(0, len(names), 6):
         base = names[i][:-2]
-        assert names[i:i + 6] == tuple(f"{base}{mark}.{k}" for mark in ("", "'") for k in range(3))
+        assert names[i : i + 6] == tuple(
+            f"{base}{mark}.{k}" for mark in ("", "'") for k in range(3)
+        )
 
 
 def test_strategy_names_of_a_custom_lineup() -> None:
     ensemble = Ensemble(random.Random(0), factories=ECHO)
-    assert ensemble.strategy_names == ("echo.0", "echo.1", "echo.2", "echo'.0", "echo'.1", "echo'.2")
+    assert ensemble.strategy_names == (
+        "echo.0",
+        "echo.1",
+        "echo.2",
+        "echo'.0",
+        "echo'.1",
+        "echo'.2",
+    )
 
 
 def test_unselectable_predictors_are_listed_last() -> None:
@@ -117,8 +134,10 @@ def test_unselectable_predictors_are_listed_last() -> None:
     assert all(name.startswith("random") for name in names[6:])
 
 
-@pytest.mark.parametrize("opponent", ["rockbot", "rotatebot", "kris", "copybot", "quincy", "abbey",
-                                      "mrugesh", "markov", "random"])
+@pytest.mark.parametrize(
+    "opponent",
+    ["rockbot", "rotatebot", "kris", "copybot", "quincy", "abbey", "mrugesh", "markov", "random"],
+)
 def test_each_choice_is_its_strategy_rotated_as_documented(opponent: str) -> None:
     chosen: set[str] = set()
 
@@ -141,7 +160,16 @@ def test_each_choice_is_its_strategy_rotated_as_documented(opponent: str) -> Non
 
 def test_every_one_of_the_six_strategies_gets_followed() -> None:
     chosen: set[str] = set()
-    for opponent in ("rockbot", "rotatebot", "kris", "copybot", "quincy", "abbey", "mrugesh", "markov"):
+    for opponent in (
+        "rockbot",
+        "rotatebot",
+        "kris",
+        "copybot",
+        "quincy",
+        "abbey",
+        "mrugesh",
+        "markov",
+    ):
         for _, _, choice in play(Ensemble(random.Random(1), factories=ECHO), opponent, 2, 300):
             if not choice.hedging:
                 chosen.add(choice.strategy)
@@ -191,7 +219,9 @@ def test_a_level_strategy_that_speaks_goes_before_a_silent_one() -> None:
     """After one round every naive strategy has the same record; the silent predictor comes
     first in the line-up, but following it would mean random play, so the echo is followed."""
     for seed in range(10):
-        choice = scripted(Ensemble(random.Random(seed), factories=SILENT_THEN_ECHO), [lambda ours: 0])
+        choice = scripted(
+            Ensemble(random.Random(seed), factories=SILENT_THEN_ECHO), [lambda ours: 0]
+        )
         assert choice.strategy == "echo.0"
         assert not choice.hedging
 
@@ -237,15 +267,19 @@ class Expecting:
 
 
 @pytest.mark.parametrize("pattern, gives_way", [("RRRP", True), ("RRPSRPS", False)])
-def test_a_silent_winner_gives_way_to_a_speaker_clearly_beating_chance(pattern: str, gives_way: bool) -> None:
+def test_a_silent_winner_gives_way_to_a_speaker_clearly_beating_chance(
+    pattern: str, gives_way: bool
+) -> None:
     """Against a rock bot, a predictor right for 40 rounds and then silent keeps the best
     record. A rival expecting R, R, R, P in turn (+2 every four rounds: 19 after 40, its
     naive credit aside) beats a coin's record by more than 2 sqrt(n) (12.6 after 40 rounds),
     so it is followed at once; one expecting R, R, P, S, R, P, S (+1 every seven: 6, and no
     rotation or twin of it does better) is not clearly better than a coin, and the engine
     still plays at random."""
-    factories: dict[str, Factory] = {"first": lambda rng: Expecting("R", silent_from=40),
-                                     "rival": lambda rng: Expecting(pattern)}
+    factories: dict[str, Factory] = {
+        "first": lambda rng: Expecting("R", silent_from=40),
+        "rival": lambda rng: Expecting(pattern),
+    }
     for seed in range(5):
         ensemble = Ensemble(random.Random(seed), factories=factories)
         for _ in range(40):
@@ -290,8 +324,9 @@ def test_hedges_against_a_copy_of_itself() -> None:
     assert hedged >= 300, f"hedged in {hedged} of the last 3 x 500 rounds"
 
 
-def hedges_after_five_beaten_choices(answer: int, seed: int, rounds: int = 60,
-                                     config: EnsembleConfig | None = None) -> list[bool]:
+def hedges_after_five_beaten_choices(
+    answer: int, seed: int, rounds: int = 60, config: EnsembleConfig | None = None
+) -> list[bool]:
     """Whether each round hedged, for an engine whose first five moves were all beaten (as a
     run of bad guesses, or a simulator, would beat them), against an opponent that then plays
     ``intended + answer``: +1 beats the move we intended every round, hedged or not (a
@@ -360,7 +395,9 @@ def test_beaten_choices_running_mean_the_hedge_until_one_is_not_beaten(run: int)
                 continue
             expected = 0 < limit <= beaten
             if expected or not doubted:
-                assert choice.hedging == expected, f"beaten_run {limit}, round {r}, beaten {beaten} running"
+                assert choice.hedging == expected, (
+                    f"beaten_run {limit}, round {r}, beaten {beaten} running"
+                )
             answer = -1 if r % 20 == 19 else 1  # beat the intended move but one round in 20
             ends += expected and answer == -1
             ensemble.observe(choice.move, (intended + answer) % 3)
@@ -398,8 +435,11 @@ def test_an_exact_model_tested_enough_is_followed_outright(tests: int, bar: int)
     hedge only after ``beaten_run`` beaten choices running; fewer tests, or ``exact_tests``
     0, and a silent line-up has nothing to follow."""
     followed = 0 < bar <= tests
-    ensemble = Ensemble(random.Random(5), factories={"forced": lambda rng: Forced(tests)},
-                        config=EnsembleConfig(exact_tests=bar))
+    ensemble = Ensemble(
+        random.Random(5),
+        factories={"forced": lambda rng: Forced(tests)},
+        config=EnsembleConfig(exact_tests=bar),
+    )
     opponent = random.Random(6)
     beaten = hedged = 0
     last: Move | None = None
@@ -428,10 +468,10 @@ def test_an_exact_model_tested_enough_is_followed_outright(tests: int, bar: int)
 @pytest.mark.parametrize("tests", [5, 1000])
 def test_an_exact_model_gives_way_to_a_choice_winning_longer(tests: int) -> None:
     """Against a side that always plays rock, the echo strategy wins every round; an exact
-    model naming paper instead is followed only while it has been tested by more moves than
-    the choice the levels would follow has won running: tested 5 times, it soon gives way for
-    good; tested 1000 times, it keeps the echo out all match, and losing to rock, it is beaten
-three rounds running and the hedge takes over."""
+        model naming paper instead is followed only while it has been tested by more moves than
+        the choice the levels would follow has won running: tested 5 times, it soon gives way for
+        good; tested 1000 times, it keeps the echo out all match, and losing to rock, it is beaten
+    three rounds running and the hedge takes over."""
     factories: dict[str, Factory] = {**ECHO, "forced": lambda rng: Forced(tests)}
     ensemble = Ensemble(random.Random(2), factories=factories, config=EnsembleConfig(exact_tests=4))
     strategies = []
@@ -545,8 +585,9 @@ def echo_beliefs(ours: Move, theirs: Move) -> list[Move]:
 
 @pytest.mark.parametrize("margin, reach", [(1.0, 2.0), (0.0, 0.5)])
 @pytest.mark.parametrize("opponent", ["abbey", "mrugesh", "quincy", "markov", "random", "tree"])
-def test_caution_plays_the_tie_or_win_move_exactly_when_documented(opponent: str, margin: float,
-                                                                   reach: float) -> None:
+def test_caution_plays_the_tie_or_win_move_exactly_when_documented(
+    opponent: str, margin: float, reach: float
+) -> None:
     """Recompute the rule outside the engine: each echo strategy's accuracy record (+1 when
     the move it expected was played, -1/2 otherwise), the best record behind each expected
     move, and the planned move (the followed strategy, rotated). Caution must play
@@ -572,11 +613,16 @@ def test_caution_plays_the_tie_or_win_move_exactly_when_documented(opponent: str
             return
         j = names.index(choice.strategy)
         planned = (beliefs[j] + 1 + choice.rotation) % 3
-        best = [max((accuracy[i] for i in range(6) if beliefs[i] == b), default=-math.inf) for b in range(3)]
+        best = [
+            max((accuracy[i] for i in range(6) if beliefs[i] == b), default=-math.inf)
+            for b in range(3)
+        ]
         answered, rival, tied = (planned + 2) % 3, (planned + 1) % 3, planned
-        expected = (rounds < config.caution_rounds
-                    and best[rival] >= best[tied] + config.caution_margin
-                    and best[rival] >= best[answered] - config.caution_reach)
+        expected = (
+            rounds < config.caution_rounds
+            and best[rival] >= best[tied] + config.caution_margin
+            and best[rival] >= best[answered] - config.caution_reach
+        )
         assert choice.cautious == expected, (rounds, choice, best)
         assert choice.move == ((planned + 2) % 3 if expected else planned), (rounds, choice)
         if expected:
@@ -587,13 +633,20 @@ def test_caution_plays_the_tie_or_win_move_exactly_when_documented(opponent: str
 
 
 def test_caution_happens_and_can_be_switched_off() -> None:
-    cautious = [sum(choice.cautious for _, _, choice in play(Ensemble(random.Random(seed)), "abbey", seed, 100))
-                for seed in range(5)]
+    cautious = [
+        sum(
+            choice.cautious
+            for _, _, choice in play(Ensemble(random.Random(seed)), "abbey", seed, 100)
+        )
+        for seed in range(5)
+    ]
     assert sum(cautious) > 0, "caution never applied against abbey in five openings"
     off = EnsembleConfig(caution_rounds=0, caution_on_doubt=False)
     for seed in range(5):
-        assert not any(choice.cautious for _, _, choice in play(Ensemble(random.Random(seed), config=off),
-                                                                "abbey", seed, 100))
+        assert not any(
+            choice.cautious
+            for _, _, choice in play(Ensemble(random.Random(seed), config=off), "abbey", seed, 100)
+        )
 
 
 def test_no_caution_after_the_opening() -> None:
@@ -630,8 +683,10 @@ def test_a_doubted_prediction_is_answered_by_the_tie_or_win_move_all_match_long(
     beats scissors, whatever the round. Without doubt, or with caution on doubt switched off,
     it plays paper."""
     every_other = {"doubter": lambda rng: Doubter(lambda rounds: rounds % 2 == 0)}
-    for config, doubted in ((EnsembleConfig(caution_rounds=0), True),
-                            (EnsembleConfig(caution_rounds=0, caution_on_doubt=False), False)):
+    for config, doubted in (
+        (EnsembleConfig(caution_rounds=0), True),
+        (EnsembleConfig(caution_rounds=0, caution_on_doubt=False), False),
+    ):
         ensemble = Ensemble(random.Random(3), factories=every_other, config=config)
         seen = []
         for round_ in range(300):
@@ -641,7 +696,11 @@ def test_a_doubted_prediction_is_answered_by_the_tie_or_win_move_all_match_long(
                 seen.append((round_ % 2 == 0 and doubted, choice.cautious, choice.move))
         assert len(seen) > 100
         for cautious, said, move in seen:
-            assert said == cautious and move == (ROCK if cautious else PAPER), (cautious, said, move)
+            assert said == cautious and move == (ROCK if cautious else PAPER), (
+                cautious,
+                said,
+                move,
+            )
 
 
 class WrongDoubter(Doubter):
@@ -661,16 +720,23 @@ def test_only_the_followed_predictors_doubt_counts() -> None:
     """Against a constant rock the echo is followed (P.0: paper) while a predictor beside
     it always doubts but always says paper, so neither of its halves is ever the best: no
     round is cautious."""
-    lineup = {"echo": lambda rng: Echo(), "wrong-doubter": lambda rng: WrongDoubter(lambda rounds: True)}
+    lineup = {
+        "echo": lambda rng: Echo(),
+        "wrong-doubter": lambda rng: WrongDoubter(lambda rounds: True),
+    }
     for order in (lineup, dict(reversed(lineup.items()))):
-        ensemble = Ensemble(random.Random(5), factories=order, config=EnsembleConfig(caution_rounds=0))
+        ensemble = Ensemble(
+            random.Random(5), factories=order, config=EnsembleConfig(caution_rounds=0)
+        )
         followed = 0
         for round_ in range(300):
             choice = ensemble.choose()
             ensemble.observe(choice.move, ROCK)
             if round_ >= 50 and not choice.hedging:
                 followed += 1
-                assert choice.strategy == "echo.0" and not choice.cautious and choice.move == PAPER, choice
+                assert (
+                    choice.strategy == "echo.0" and not choice.cautious and choice.move == PAPER
+                ), choice
         assert followed > 200
 
 
@@ -844,8 +910,11 @@ def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) 
             return False
         return getattr(type(probe), "share", WorksInOneHalf.share) is not WorksInOneHalf.share
 
-    solo: dict[str, Factory] = {name: (lambda rng, make=make: Solo(make(rng))) if borrows(make) else make
-                                for name, make in PREDICTORS.items()}
+    solo: dict[str, Factory] = {
+        name: (lambda rng, make=make: Solo(make(rng))) if borrows(make) else make
+        for name, make in PREDICTORS.items()
+    }
+
     def matches(ensemble: Ensemble) -> list[tuple[Move, Move, Choice]]:
         # two matches: the second's carried models took over the first's fresh twins (a
         # borrower's owner among them), and the fresh halves borrow anew
@@ -853,7 +922,9 @@ def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) 
         ensemble.new_match()
         return first + play(ensemble, opponent, 21, 300)
 
-    assert matches(Ensemble(random.Random(19))) == matches(Ensemble(random.Random(19), factories=solo))
+    assert matches(Ensemble(random.Random(19))) == matches(
+        Ensemble(random.Random(19), factories=solo)
+    )
 
 
 class Sharing(Echo):
@@ -874,11 +945,17 @@ class Sharing(Echo):
 
 def test_share_is_offered_to_every_half_in_the_order_of_the_updates() -> None:
     log: list[tuple[str, object, bool | None]] = []
-    ensemble = Ensemble(random.Random(22), factories={
-        name: lambda rng, name=name: Sharing(name, log) for name in ("one", "two")})
+    ensemble = Ensemble(
+        random.Random(22),
+        factories={name: lambda rng, name=name: Sharing(name, log) for name in ("one", "two")},
+    )
     offered = [(half, mirrored) for event, half, mirrored in log if event == "share"]
     assert [(half.name, mirrored) for half, mirrored in offered] == [  # type: ignore[attr-defined]
-        ("one", False), ("two", False), ("one", True), ("two", True)]
+        ("one", False),
+        ("two", False),
+        ("one", True),
+        ("two", True),
+    ]
     log.clear()
     ensemble.observe(ensemble.choose_move(), 0)
     assert [half for _, half, _ in log] == [half for half, _ in offered]
@@ -897,11 +974,15 @@ def beta_tail(a: int, b: int, bar: Fraction | float) -> Fraction | float:
     """P(Beta(a, b) <= bar) for integers a, b >= 1: P(Binomial(a + b - 1, bar) >= a), exactly
     for a Fraction ``bar`` (in floating point for a float one)."""
     n = a + b - 1
-    return sum((math.comb(n, j) * bar**j * (1 - bar) ** (n - j) for j in range(a, n + 1)), Fraction(0))
+    return sum(
+        (math.comb(n, j) * bar**j * (1 - bar) ** (n - j) for j in range(a, n + 1)), Fraction(0)
+    )
 
 
 @pytest.mark.parametrize("bar", [0.5, 0.55, 0.6])
-def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion(bar: float) -> None:
+def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion(
+    bar: float,
+) -> None:
     skipped = 0
     for a10 in range(10, 800, 7):
         for b10 in range(10, 150, 3):
@@ -909,7 +990,10 @@ def test_the_thompson_draw_is_skipped_only_where_it_would_fail_once_in_a_billion
             if _sure(a, b, bar):
                 skipped += 1
                 # the tail grows as a falls or b rises: the integers around (a, b) bound it
-                assert beta_tail(math.floor(a), math.ceil(b), Fraction(bar)) < Fraction(1, 10**9), (a, b)
+                assert beta_tail(math.floor(a), math.ceil(b), Fraction(bar)) < Fraction(1, 10**9), (
+                    a,
+                    b,
+                )
     assert skipped > 30  # the skip does happen, e.g. at a record of 200 wins to 1 loss
     assert _sure(201, 2, bar)
 
@@ -921,7 +1005,9 @@ def test_at_a_bar_of_one_half_the_skip_is_the_plain_margin() -> None:
 
 
 @pytest.mark.parametrize("bar", [0.5, 0.55, 0.6])
-def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_ten(bar: float) -> None:
+def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_ten(
+    bar: float,
+) -> None:
     """The normal approximation behind ``trust_floor``, checked against the exact tail: every
     record whose draw would clear the bar under one time in ten is skipped, and none that
     would clear it more than one time in eight."""
@@ -938,7 +1024,9 @@ def test_a_draw_is_not_taken_where_it_would_clear_the_bar_less_than_one_time_in_
     assert not _hopeless(1.0, 60.0, bar, 0.0)  # a floor of 0 never skips
 
 
-def runs_followed(config: EnsembleConfig, seed: int, beats_us: Callable[[int, int], bool]) -> list[int]:
+def runs_followed(
+    config: EnsembleConfig, seed: int, beats_us: Callable[[int, int], bool]
+) -> list[int]:
     """For each of rounds 400-699 that an engine follows, how many rounds running it had
     followed before. From round 100 on, the opponent beats our intended move in the rounds r
     where ``beats_us(r, run)`` (``run``: the rounds running we had followed before r) and
@@ -979,10 +1067,16 @@ def test_a_record_that_is_clearly_losing_is_not_followed() -> None:
     simulator whose copy keeps the same record follows in the same rounds and wins them;
     with the default floor it follows none by a draw (rounds where an exact model is followed
     outright, by its own rule, aside)."""
-    unfloored = sum(rounds_followed(EnsembleConfig(trust_bar=0.55, trust_floor=0.0, exact_tests=0), seed,
-                                    three_in_five) for seed in range(3))
-    floored = sum(rounds_followed(EnsembleConfig(trust_bar=0.55, exact_tests=0), seed, three_in_five)
-                  for seed in range(3))
+    unfloored = sum(
+        rounds_followed(
+            EnsembleConfig(trust_bar=0.55, trust_floor=0.0, exact_tests=0), seed, three_in_five
+        )
+        for seed in range(3)
+    )
+    floored = sum(
+        rounds_followed(EnsembleConfig(trust_bar=0.55, exact_tests=0), seed, three_in_five)
+        for seed in range(3)
+    )
     assert unfloored >= 5, f"followed {unfloored} of 3 x 300 rounds without a floor"
     assert floored == 0, f"followed {floored} of 3 x 300 rounds at the default floor"
 
@@ -992,9 +1086,13 @@ def test_an_even_record_is_seldom_followed_under_a_higher_bar() -> None:
     default) an even record is followed in about half the rounds, at 0.55 in far fewer (a
     draw from Beta(26, 26) exceeds 0.55 about one time in four)."""
     even = sum(rounds_followed(EnsembleConfig(), seed, in_turn) for seed in range(3))
-    barred = sum(rounds_followed(EnsembleConfig(trust_bar=0.55), seed, in_turn) for seed in range(3))
+    barred = sum(
+        rounds_followed(EnsembleConfig(trust_bar=0.55), seed, in_turn) for seed in range(3)
+    )
     assert 0.35 * 900 <= even <= 0.65 * 900, f"followed {even} of 3 x 300 rounds at a bar of 1/2"
-    assert barred <= 0.6 * even, f"followed {barred} of 3 x 300 rounds at a bar of 0.55, {even} at 1/2"
+    assert barred <= 0.6 * even, (
+        f"followed {barred} of 3 x 300 rounds at a bar of 0.55, {even} at 1/2"
+    )
 
 
 def test_a_choice_is_seldom_followed_where_it_loses_after_a_run_we_followed() -> None:
@@ -1003,17 +1101,25 @@ def test_a_choice_is_seldom_followed_where_it_loses_after_a_run_we_followed() ->
     which the draws follow; with ``exposure_run`` at 0 the engine walks into the fifth round
     of its runs again and again, while with the record of those rounds kept apart it seldom
     does. Where our choice wins after a run too, the rule never acts."""
+
     def runs(exposure_run: int, exposure: int) -> list[int]:
         # the opponent catches up with a choice we keep playing: it beats the rounds after
         # ``exposure`` rounds we followed running
         config = EnsembleConfig(exposure_run=exposure_run)
-        return [run for seed in range(3)
-                for run in runs_followed(config, seed, lambda r, followed: followed >= exposure)]
+        return [
+            run
+            for seed in range(3)
+            for run in runs_followed(config, seed, lambda r, followed: followed >= exposure)
+        ]
 
     limit = EnsembleConfig().exposure_run
     unruled, ruled = runs(0, limit), runs(limit, limit)
-    assert sum(run >= limit for run in unruled) >= 0.1 * len(unruled), f"without the rule: {len(unruled)} followed"
-    assert sum(run >= limit for run in ruled) <= 0.02 * len(ruled), f"{sorted(ruled)[-20:]} rounds into a run"
+    assert sum(run >= limit for run in unruled) >= 0.1 * len(unruled), (
+        f"without the rule: {len(unruled)} followed"
+    )
+    assert sum(run >= limit for run in ruled) <= 0.02 * len(ruled), (
+        f"{sorted(ruled)[-20:]} rounds into a run"
+    )
     assert len(ruled) >= 0.5 * 900, f"followed {len(ruled)} of 3 x 300 rounds with the rule"
     assert runs(EnsembleConfig().exposure_run, 10**6) == runs(0, 10**6)
 
@@ -1024,7 +1130,9 @@ def followed_in_runs(config: EnsembleConfig, seed: int, every: int) -> list[int]
     the opponent plays rock but, from round 100 on, beats our intended move every
     ``every``-th round, so the choice (mostly expecting.0, paper) is kept for dozens of
     rounds at a time, with a record of ``every`` - 1 wins to 1 loss."""
-    ensemble = Ensemble(random.Random(seed), factories={"expecting": lambda rng: Expecting("R")}, config=config)
+    ensemble = Ensemble(
+        random.Random(seed), factories={"expecting": lambda rng: Expecting("R")}, config=config
+    )
     followed: list[int] = []
     last, kept = None, 0
     for r in range(700):
@@ -1046,14 +1154,19 @@ def test_a_kept_choice_is_followed_only_while_its_record_clears_the_bar() -> Non
     of the rounds without the rule, deep into runs of the same choice; with it only in the
     first ``tenure_rounds`` rounds of a run. A record of 3 to 1 (3/4) clears the bar, and the
     rule changes nothing."""
+
     def followed(tenure_rounds: int, every: int) -> list[int]:
         config = EnsembleConfig(trust_bar=0.7, tenure_rounds=tenure_rounds)
         return [kept for seed in range(3) for kept in followed_in_runs(config, seed, every)]
 
     limit = EnsembleConfig().tenure_rounds
     drawn, kept = followed(0, 3), followed(limit, 3)
-    assert len(drawn) >= 0.15 * 900 and max(drawn) >= 4 * limit, f"without the rule: {len(drawn)} followed"
-    assert len(kept) <= 0.25 * len(drawn), f"followed {len(kept)} of 3 x 300 rounds with it, {len(drawn)} without"
+    assert len(drawn) >= 0.15 * 900 and max(drawn) >= 4 * limit, (
+        f"without the rule: {len(drawn)} followed"
+    )
+    assert len(kept) <= 0.25 * len(drawn), (
+        f"followed {len(kept)} of 3 x 300 rounds with it, {len(drawn)} without"
+    )
     assert max(kept) == limit - 1, f"followed {sorted(set(kept))} rounds into a run"
     clear = followed(0, 4)
     assert followed(limit, 4) == clear and len(clear) >= 0.5 * 900
@@ -1096,6 +1209,7 @@ def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> Non
     """``instrument`` (for benchmarks/speed.py) routes every call into the predictors through
     the wrapper for one match: the moves stay the same, every working half's updates come
     through it, and a new match ends it."""
+
     def play(ensemble: Ensemble, opponent: str, rounds: int) -> list[Move]:
         bot, moves, last = make_opponent(opponent, random.Random(5)), [], None
         for _ in range(rounds):
@@ -1112,14 +1226,18 @@ def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> Non
         def counted(*args: object) -> object:
             calls[half, call] = calls.get((half, call), 0) + 1
             return function(*args)
+
         return counted
 
     plain, instrumented = Ensemble(random.Random(2)), Ensemble(random.Random(2))
     instrumented.instrument(wrap)
     assert play(instrumented, "abbey", 150) == play(plain, "abbey", 150)
     updated = {half for half, call in calls if call == "update"}
-    working = {name + mark for mark, indices in zip(("", "'"), instrumented._working)
-               for name in (list(instrumented._factories)[i] for i in indices)}
+    working = {
+        name + mark
+        for mark, indices in zip(("", "'"), instrumented._working)
+        for name in (list(instrumented._factories)[i] for i in indices)
+    }
     assert updated == working and all(calls[half, "update"] == 150 for half in working)
     assert any(call == "exact" for _, call in calls)  # asked every round: a counter's windows
     instrumented.new_match()

@@ -1,4 +1,5 @@
 """Executors: the same seed gives the same table on the process pool and on Dask."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,8 +10,13 @@ from roshambo.cli import main
 from roshambo.executors import ExecutorChoice
 
 BOTS = Path(__file__).resolve().parent / "bots"
-PLAYERS = ["ai", "rockbot", "markov", str(BOTS / "rpscontest_cycle.py"),
-           str(BOTS / "kaggle_beat_last.py")]
+PLAYERS = [
+    "ai",
+    "rockbot",
+    "markov",
+    str(BOTS / "rpscontest_cycle.py"),
+    str(BOTS / "kaggle_beat_last.py"),
+]
 MISSING_DASK = (
     "import sys; sys.modules['distributed'] = None\n"  # makes `import distributed` fail
     "from roshambo.cli import main\n"
@@ -19,11 +25,14 @@ MISSING_DASK = (
 )
 
 
-@pytest.mark.parametrize("text, parsed", [
-    ("process", ExecutorChoice("process")),
-    ("local:3", ExecutorChoice("local", workers=3)),
-    ("tcp://10.0.0.5:8786", ExecutorChoice("tcp", address="tcp://10.0.0.5:8786")),
-])
+@pytest.mark.parametrize(
+    "text, parsed",
+    [
+        ("process", ExecutorChoice("process")),
+        ("local:3", ExecutorChoice("local", workers=3)),
+        ("tcp://10.0.0.5:8786", ExecutorChoice("tcp", address="tcp://10.0.0.5:8786")),
+    ],
+)
 def test_schedulers_parse(text: str, parsed: ExecutorChoice) -> None:
     assert ExecutorChoice.parse(text) == parsed
 
@@ -49,8 +58,11 @@ def test_without_dask_the_flag_says_how_to_install_it(run_python) -> None:
 
 def table_of(output: str) -> str:
     """The printed tables, without the timing footer and the note on the match log."""
-    lines = [line for line in output.splitlines()
-             if " matches in " not in line and not line.startswith("match log:")]
+    lines = [
+        line
+        for line in output.splitlines()
+        if " matches in " not in line and not line.startswith("match log:")
+    ]
     return "\n".join(lines).strip()
 
 
@@ -75,11 +87,13 @@ def test_a_running_scheduler_is_reached_by_its_address(capsys, tmp_path) -> None
     distributed = pytest.importorskip("distributed")
     players = PLAYERS[:3]  # the bots from files ran on Dask in the test above
     in_process = tournament_output(capsys, "--workers", "1", players=players)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         out = tmp_path / "run.jsonl"
-        remote = tournament_output(capsys, "--scheduler", cluster.scheduler_address,
-                                   "--out", str(out), players=players)
+        remote = tournament_output(
+            capsys, "--scheduler", cluster.scheduler_address, "--out", str(out), players=players
+        )
     assert f"the Dask scheduler at {cluster.scheduler_address}" in remote
     assert table_of(remote) == table_of(in_process)
     assert out.read_text(encoding="utf-8").count("\n") == 1 + 3
@@ -87,15 +101,26 @@ def test_a_running_scheduler_is_reached_by_its_address(capsys, tmp_path) -> None
 
 def test_a_cluster_of_multithreaded_workers_is_refused(capsys) -> None:
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
-        code = main(["tournament", "rockbot", "random", "--games", "5",
-                     "--scheduler", cluster.scheduler_address])
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        code = main(
+            [
+                "tournament",
+                "rockbot",
+                "random",
+                "--games",
+                "5",
+                "--scheduler",
+                cluster.scheduler_address,
+            ]
+        )
     assert code == 2
     assert "run 2 threads each: start them with --nthreads 1" in capsys.readouterr().err
 
 
 # --- a run killed outright leaves nothing behind -------------------------------------------
+
 
 def _children(pid: int) -> set[int]:
     """Every live process whose parent is ``pid`` (from /proc)."""
@@ -128,11 +153,27 @@ def test_a_killed_tournament_leaves_no_worker_behind(tmp_path) -> None:
 
     from conftest import REPO, python_env
 
-    command = [sys.executable, "-m", "roshambo", "tournament", "ai", "markov", "tree",
-               "rockbot", "--reps", "8", "--seed", "7", "--workers", "2",
-               "--out", str(tmp_path / "r.jsonl")]
-    run = subprocess.Popen(command, cwd=REPO, env=python_env(), stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "roshambo",
+        "tournament",
+        "ai",
+        "markov",
+        "tree",
+        "rockbot",
+        "--reps",
+        "8",
+        "--seed",
+        "7",
+        "--workers",
+        "2",
+        "--out",
+        str(tmp_path / "r.jsonl"),
+    ]
+    run = subprocess.Popen(
+        command, cwd=REPO, env=python_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         deadline = time.monotonic() + 60
         while len(workers := _children(run.pid)) < 2 and time.monotonic() < deadline:

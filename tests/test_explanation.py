@@ -1,4 +1,5 @@
 """The belief in words: one text for the terminal's --explain and the browser page."""
+
 from __future__ import annotations
 
 import random
@@ -13,16 +14,24 @@ from roshambo.web import belief_data
 
 
 def belief(strategy: str = "frequency@10-ties'.0", **changes: object) -> Belief:
-    fields: dict[str, object] = dict(strategy=strategy, family=family_of(strategy), window=1000,
-                                     rotation=0, score=-1.0, hedging=False)
+    fields: dict[str, object] = dict(
+        strategy=strategy,
+        family=family_of(strategy),
+        window=1000,
+        rotation=0,
+        score=-1.0,
+        hedging=False,
+    )
     fields.update(changes)
     return Belief(**fields)  # type: ignore[arg-type]
 
 
 def test_every_family_of_the_line_up_has_words_and_no_other() -> None:
     families = {family_of(f"{name}.0") for name in PREDICTORS}
-    assert families == set(FAMILY_IDEAS), (families - set(FAMILY_IDEAS),
-                                           set(FAMILY_IDEAS) - families)
+    assert families == set(FAMILY_IDEAS), (
+        families - set(FAMILY_IDEAS),
+        set(FAMILY_IDEAS) - families,
+    )
 
 
 def test_the_issues_example_reads_in_words() -> None:
@@ -35,15 +44,22 @@ def test_the_issues_example_reads_in_words() -> None:
     assert (words.mode, words.mode_text) == ("confident", "confident: it follows the strategy")
 
 
-@pytest.mark.parametrize("changes, mode", [
-    ({"hedging": True}, "hedging"), ({"cautious": True}, "cautious"),
-    ({"exact": True}, "exact"), ({}, "confident"),
-    ({"hedging": True, "cautious": True}, "hedging"),
-])
+@pytest.mark.parametrize(
+    "changes, mode",
+    [
+        ({"hedging": True}, "hedging"),
+        ({"cautious": True}, "cautious"),
+        ({"exact": True}, "exact"),
+        ({}, "confident"),
+        ({"hedging": True, "cautious": True}, "hedging"),
+    ],
+)
 def test_the_mode_says_whether_it_hedges(changes: dict[str, object], mode: str) -> None:
     words = explain(belief(**changes))
     assert words.mode == mode and words.mode_text.startswith(mode + ":")
-    assert words.lead == ("It is hedging; its best idea is " if mode == "hedging" else "It follows ")
+    assert words.lead == (
+        "It is hedging; its best idea is " if mode == "hedging" else "It follows "
+    )
 
 
 def test_second_guessing_and_rotations_are_counted_in_steps() -> None:

@@ -18,6 +18,7 @@ The scenarios:
   tests of ``test_module.py``: abbey, kris, mrugesh, quincy) and, in the same process, a
   third round in yet another order (mrugesh, kris, quincy, abbey), under 20 hash seeds.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,28 @@ BOTS = ("quincy", "abbey", "kris", "mrugesh")
 MAIN_ORDER = ("quincy", "abbey", "kris", "mrugesh")
 UNITTEST_ORDER = ("abbey", "kris", "mrugesh", "quincy")  # unittest sorts test names
 THIRD_ORDER = ("mrugesh", "kris", "quincy", "abbey")
-OFFICIAL_SEEDS = ("0", "1", "2", "3", "7", "11", "42", "99", "123", "256", "999", "1234", "2024",
-                  "4242", "12345", "31337", "65535", "100000", "987654", "4294967295")
+OFFICIAL_SEEDS = (
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "11",
+    "42",
+    "99",
+    "123",
+    "256",
+    "999",
+    "1234",
+    "2024",
+    "4242",
+    "12345",
+    "31337",
+    "65535",
+    "100000",
+    "987654",
+    "4294967295",
+)
 FRESH_SEEDS = ("0", "5", "77", "4242", "3000000000")
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
@@ -87,8 +108,14 @@ def run(code: str, hashseed: str, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = hashseed
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=600,
+    )
 
 
 def fresh_job(hashseed: str, bot: str) -> list[tuple[str, str, str, float]]:
@@ -104,8 +131,13 @@ def official_job(hashseed: str) -> list[tuple[str, str, str, float]]:
     assert report["status"] == 0, f"PYTHONHASHSEED={hashseed}: main.py --test failed: {done.stderr}"
     assert report["tested"] == list(UNITTEST_ORDER), report
     assert len(report["rates"]) == 8, report
-    rows = [("main.py", hashseed, name, rate) for name, rate in zip(MAIN_ORDER, report["rates"][:4])]
-    rows += [("unittest", hashseed, name, rate) for name, rate in zip(UNITTEST_ORDER, report["rates"][4:])]
+    rows = [
+        ("main.py", hashseed, name, rate) for name, rate in zip(MAIN_ORDER, report["rates"][:4])
+    ]
+    rows += [
+        ("unittest", hashseed, name, rate)
+        for name, rate in zip(UNITTEST_ORDER, report["rates"][4:])
+    ]
     rows += [("third round", hashseed, name, rate) for name, rate in report["third"]]
     return rows
 
@@ -118,15 +150,20 @@ def outcomes() -> list[tuple[str, str, str, float]]:
         jobs += [pool.submit(fresh_job, seed, bot) for seed in FRESH_SEEDS for bot in BOTS]
         rows = [row for job in jobs for row in job.result()]
     worst = min(rows, key=lambda row: row[3])
-    print(f"\n{len(rows)} matches of {GAMES} games; lowest: {worst[3]:.3f}% "
-          f"({worst[0]}, PYTHONHASHSEED={worst[1]}, {worst[2]})")
+    print(
+        f"\n{len(rows)} matches of {GAMES} games; lowest: {worst[3]:.3f}% "
+        f"({worst[0]}, PYTHONHASHSEED={worst[1]}, {worst[2]})"
+    )
     return rows
 
 
 def failures(rows: list[tuple[str, str, str, float]], scenario: str) -> list[str]:
     """Matches of ``scenario`` under the bar."""
-    return [f"PYTHONHASHSEED={seed} {scenario} vs {bot}: {rate:.3f}%"
-            for kind, seed, bot, rate in rows if kind == scenario and rate < BAR]
+    return [
+        f"PYTHONHASHSEED={seed} {scenario} vs {bot}: {rate:.3f}%"
+        for kind, seed, bot, rate in rows
+        if kind == scenario and rate < BAR
+    ]
 
 
 def test_enough_hash_seeds() -> None:
@@ -141,7 +178,9 @@ def test_fresh_bots_each_in_its_own_process(outcomes: list[tuple[str, str, str, 
 
 
 @pytest.mark.slow
-def test_main_py_order_then_unit_test_order_in_one_process(outcomes: list[tuple[str, str, str, float]]) -> None:
+def test_main_py_order_then_unit_test_order_in_one_process(
+    outcomes: list[tuple[str, str, str, float]],
+) -> None:
     """Issue 6's official-order scenario under 20 hash seeds: main.py, then the unit tests."""
     for scenario in ("main.py", "unittest"):
         assert sum(kind == scenario for kind, *_ in outcomes) == 4 * len(OFFICIAL_SEEDS)
@@ -152,4 +191,3 @@ def test_main_py_order_then_unit_test_order_in_one_process(outcomes: list[tuple[
 def test_a_third_round_in_another_order(outcomes: list[tuple[str, str, str, float]]) -> None:
     assert sum(kind == "third round" for kind, *_ in outcomes) == 4 * len(OFFICIAL_SEEDS)
     assert not failures(outcomes, "third round")
-

@@ -4,6 +4,7 @@ Every file under ``tests/bots/shapes`` reproduces a shape of real public bots. T
 that can be read one way play "rock first, then beat the opponent's last move", so a match
 against a constant rock shows both the detected kind and that the bot really ran that way.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -51,8 +52,11 @@ def test_ambiguous_and_unreadable_files_are_refused_naming_both_forced_forms(nam
 
 
 def test_the_refusal_says_why_it_could_be_either() -> None:
-    with pytest.raises(ValueError, match=r"agent\(observation, configuration\).*reads input "
-                                         r"and sets output"):
+    with pytest.raises(
+        ValueError,
+        match=r"agent\(observation, configuration\).*reads input "
+        r"and sets output",
+    ):
         BotSource.read(str(SHAPES / "ambiguous.py"))
 
 
@@ -72,8 +76,10 @@ def test_a_kaggle_agent_using_a_global_named_output_is_not_an_rpscontest_script(
 def test_the_kind_line_says_why_and_how_to_force_the_other() -> None:
     spec = str(SHAPES / "rpscontest_plain.py")
     [line] = kind_lines([resolve(spec)])
-    assert line == (f"bot file {spec}: runs as an rpscontest script, since its top-level code "
-                    f"sets output from input (force the other reading with kaggle:{spec})")
+    assert line == (
+        f"bot file {spec}: runs as an rpscontest script, since its top-level code "
+        f"sets output from input (force the other reading with kaggle:{spec})"
+    )
     [forced] = kind_lines([resolve(f"kaggle:{spec}")])
     assert forced.endswith("runs as a Kaggle agent (forced)")
 
@@ -83,9 +89,26 @@ def test_match_and_tournament_say_each_bot_files_kind_once(capsys) -> None:
     agent = str(SHAPES / "kaggle_class.py")
     assert main(["match", script, agent, "--games", "5", "--seed", "1"]) == 0
     err = capsys.readouterr().err
-    assert err.count("runs as an rpscontest script") == 1 and err.count("runs as a Kaggle agent") == 1
-    assert main(["tournament", script, agent, "rockbot", "--games", "5", "--seed", "1",
-                 "--workers", "1"]) == 0
+    assert (
+        err.count("runs as an rpscontest script") == 1 and err.count("runs as a Kaggle agent") == 1
+    )
+    assert (
+        main(
+            [
+                "tournament",
+                script,
+                agent,
+                "rockbot",
+                "--games",
+                "5",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert err.count(f"bot file {script}:") == 1 and err.count(f"bot file {agent}:") == 1
 

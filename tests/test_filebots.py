@@ -1,4 +1,5 @@
 """Bots from files: detection, both conventions, seeding, isolation, and every forfeit cause."""
+
 from __future__ import annotations
 
 import io
@@ -33,6 +34,7 @@ def moves(bot: FileBot, their: list[int | None]) -> list[int]:
 
 # --- specs and detection ---------------------------------------------------------------
 
+
 def test_file_specs_are_told_from_names() -> None:
     assert is_file_spec("bots/x.py") and is_file_spec("kaggle:x") and is_file_spec("rpscontest:x")
     assert not is_file_spec("ai") and not is_file_spec("classic:greenberg")
@@ -46,8 +48,11 @@ def test_kinds_are_detected_from_the_syntax_tree() -> None:
 
 
 def test_output_set_inside_a_branch_or_through_global_is_rpscontest(tmp_path) -> None:
-    branch = write(tmp_path, "a.py", "def f():\n    return 'R'\nif input:\n    output = f()\n"
-                                     "else:\n    output = 'P'\n")
+    branch = write(
+        tmp_path,
+        "a.py",
+        "def f():\n    return 'R'\nif input:\n    output = f()\nelse:\n    output = 'P'\n",
+    )
     through_global = write(tmp_path, "b.py", "def f():\n    global output\n    output = 'S'\nf()\n")
     assert BotSource.read(branch).kind == "rpscontest"
     assert BotSource.read(through_global).kind == "rpscontest"
@@ -61,10 +66,13 @@ def test_forced_kinds_override_detection_and_need_no_py_suffix(tmp_path) -> None
     assert play_match(resolve(f"rpscontest:{path}"), RockBot, 5, 1).ties == 5  # rock
 
 
-@pytest.mark.parametrize("spec, complaint", [
-    ("nowhere/bot.py", "'nowhere/bot.py' not found"),
-    ("kaggle:nowhere/agent", "'nowhere/agent' not found"),
-])
+@pytest.mark.parametrize(
+    "spec, complaint",
+    [
+        ("nowhere/bot.py", "'nowhere/bot.py' not found"),
+        ("kaggle:nowhere/agent", "'nowhere/agent' not found"),
+    ],
+)
 def test_missing_files_are_named(spec: str, complaint: str) -> None:
     with pytest.raises(ValueError, match=complaint):
         BotSource.read(spec)
@@ -86,6 +94,7 @@ def test_cli_refuses_a_bad_file_with_one_line_and_exit_2(tmp_path, capsys) -> No
 
 
 # --- the two conventions ------------------------------------------------------------------
+
 
 def test_rpscontest_namespace_persists_within_a_match_and_is_fresh_after_reset() -> None:
     bot = make_player(CYCLE, random.Random(3))
@@ -109,7 +118,10 @@ def test_kaggle_module_state_does_not_leak_between_matches() -> None:
 
 
 def test_kaggle_observation_and_configuration_match_kaggle_environments(tmp_path) -> None:
-    checker = write(tmp_path, "checker.py", '''
+    checker = write(
+        tmp_path,
+        "checker.py",
+        """
 def agent(observation, configuration):
     assert configuration.signs == configuration["signs"] == 3
     assert configuration.episodeSteps == 13 and configuration.actTimeout == 0.5
@@ -123,26 +135,33 @@ def agent(observation, configuration):
         assert observation.lastOpponentAction == 0       # rockbot
         assert observation.reward == observation.step    # paper beat rock every time
     return 1
-''')
+""",
+    )
     result = play_match(resolve(checker, throws=12, move_timeout=0.5), RockBot, 12, 7)
     assert result.forfeit is None and result.wins == 12
 
 
-@pytest.mark.parametrize("returned, legal", [("1", True), ("__import__('numpy').int64(1)", True),
-                                             ("True", False), ("1.0", False)])
-def test_kaggle_agents_may_return_any_integral_sign_but_a_bool(tmp_path, returned: str,
-                                                                legal: bool) -> None:
+@pytest.mark.parametrize(
+    "returned, legal",
+    [("1", True), ("__import__('numpy').int64(1)", True), ("True", False), ("1.0", False)],
+)
+def test_kaggle_agents_may_return_any_integral_sign_but_a_bool(
+    tmp_path, returned: str, legal: bool
+) -> None:
     if "numpy" in returned:
         pytest.importorskip("numpy")
-    path = write(tmp_path, "ints.py", f"def agent(observation, configuration):\n    return {returned}\n")
+    path = write(
+        tmp_path, "ints.py", f"def agent(observation, configuration):\n    return {returned}\n"
+    )
     result = play_match(resolve(path), RockBot, 4, 1)
     assert (result.forfeit is None) == legal
     assert result.wins == (4 if legal else 0)
 
 
 def test_the_last_top_level_callable_is_the_agent(tmp_path) -> None:
-    path = write(tmp_path, "two.py", "def first(o, c):\n    return 0\n"
-                                     "def second(o, c):\n    return 1\n")
+    path = write(
+        tmp_path, "two.py", "def first(o, c):\n    return 0\ndef second(o, c):\n    return 1\n"
+    )
     assert play_match(resolve(path), RockBot, 6, 2).wins == 6
 
 
@@ -156,16 +175,25 @@ def test_our_engine_plays_as_an_rpscontest_script_and_as_a_kaggle_agent() -> Non
 
 # --- seeding --------------------------------------------------------------------------------
 
-RANDOM_KAGGLE = "import random\ndef agent(observation, configuration):\n    return random.randrange(3)\n"
+RANDOM_KAGGLE = (
+    "import random\ndef agent(observation, configuration):\n    return random.randrange(3)\n"
+)
 RANDOM_RPSCONTEST = "import random\noutput = random.choice('RPS')\n"
-NUMPY_KAGGLE = ("import numpy as np\n"
-                "def agent(observation, configuration):\n    return int(np.random.randint(3))\n")
-HASHING = ("def agent(observation, configuration):\n"
-           "    return list({'rock', 'paper', 'scissors', str(observation.step)}).index('paper') % 3\n")
+NUMPY_KAGGLE = (
+    "import numpy as np\n"
+    "def agent(observation, configuration):\n    return int(np.random.randint(3))\n"
+)
+HASHING = (
+    "def agent(observation, configuration):\n"
+    "    return list({'rock', 'paper', 'scissors', str(observation.step)}).index('paper') % 3\n"
+)
 
 
-@pytest.mark.parametrize("source", [RANDOM_KAGGLE, RANDOM_RPSCONTEST, NUMPY_KAGGLE, HASHING],
-                         ids=["random-kaggle", "random-rpscontest", "numpy", "hash-seed"])
+@pytest.mark.parametrize(
+    "source",
+    [RANDOM_KAGGLE, RANDOM_RPSCONTEST, NUMPY_KAGGLE, HASHING],
+    ids=["random-kaggle", "random-rpscontest", "numpy", "hash-seed"],
+)
 def test_a_seeded_match_replays_and_another_seed_differs(tmp_path, source: str) -> None:
     if "numpy" in source:
         pytest.importorskip("numpy")
@@ -184,18 +212,39 @@ def test_a_seeded_match_replays_and_another_seed_differs(tmp_path, source: str) 
 
 FAILURES = {
     "raises": ("def agent(o, c):\n    return [0, 1][o.step]\n", "error", 3, "IndexError"),
-    "raises-at-load": ("raise ImportError('no such model')\ndef agent(o, c):\n    return 0\n",
-                       "error", 1, "loading the file: ImportError: no such model"),
-    "returns-a-letter": ("def agent(o, c):\n    return 'R' if o.step == 1 else 0\n", "illegal", 2,
-                         "returned 'R'"),
+    "raises-at-load": (
+        "raise ImportError('no such model')\ndef agent(o, c):\n    return 0\n",
+        "error",
+        1,
+        "loading the file: ImportError: no such model",
+    ),
+    "returns-a-letter": (
+        "def agent(o, c):\n    return 'R' if o.step == 1 else 0\n",
+        "illegal",
+        2,
+        "returned 'R'",
+    ),
     "returns-out-of-range": ("def agent(o, c):\n    return 3\n", "illegal", 1, "returned 3"),
     "no-output": ("if input == 'x':\n    output = 'R'\n", "illegal", 1, "set no output"),
     "bad-output": ("output = 'R' if input == '' else 'rock'\n", "illegal", 2, "output is 'rock'"),
-    "exits": ("import os\ndef agent(o, c):\n    os._exit(3) if o.step == 4 else None\n    return 0\n",
-              "error", 5, "exit code 3"),
-    "sys-exit": ("import sys\noutput = 'P'\nif input:\n    sys.exit(0)\n", "error", 2, "SystemExit"),
-    "slow": ("import time\ndef agent(o, c):\n    time.sleep(5 if o.step == 3 else 0)\n    return 0\n",
-             "timeout", 4, "no move within 0.3 s"),
+    "exits": (
+        "import os\ndef agent(o, c):\n    os._exit(3) if o.step == 4 else None\n    return 0\n",
+        "error",
+        5,
+        "exit code 3",
+    ),
+    "sys-exit": (
+        "import sys\noutput = 'P'\nif input:\n    sys.exit(0)\n",
+        "error",
+        2,
+        "SystemExit",
+    ),
+    "slow": (
+        "import time\ndef agent(o, c):\n    time.sleep(5 if o.step == 3 else 0)\n    return 0\n",
+        "timeout",
+        4,
+        "no move within 0.3 s",
+    ),
 }
 
 
@@ -203,18 +252,26 @@ FAILURES = {
 def test_every_failure_is_a_forfeit_naming_the_bot_round_and_error(tmp_path, case: str) -> None:
     source, cause, round_, words = FAILURES[case]
     path = write(tmp_path, f"{case}.py", source)
-    result = play_match(RockBot, resolve(path, throws=10, move_timeout=0.3), 10, 1,
-                        labels=("rockbot", "bad"))
+    result = play_match(
+        RockBot, resolve(path, throws=10, move_timeout=0.3), 10, 1, labels=("rockbot", "bad")
+    )
     assert result.forfeit is not None
-    assert (result.forfeit.player, result.forfeit.round, result.forfeit.cause) == ("bad", round_, cause)
+    assert (result.forfeit.player, result.forfeit.round, result.forfeit.cause) == (
+        "bad",
+        round_,
+        cause,
+    )
     assert words in result.forfeit.error
     # the rule: throws before the forfeit stand; its round and the rest are the bot's losses
     assert result.wins >= 10 - round_ + 1 and result.wins + result.losses + result.ties == 10
 
 
 def test_forfeit_counts_the_rest_as_lost_from_either_side(tmp_path) -> None:
-    path = write(tmp_path, "late.py", "def agent(o, c):\n    if o.step == 6:\n"
-                                      "        raise ValueError('tired')\n    return 1\n")
+    path = write(
+        tmp_path,
+        "late.py",
+        "def agent(o, c):\n    if o.step == 6:\n        raise ValueError('tired')\n    return 1\n",
+    )
     as_a = play_match(resolve(path), RockBot, 10, 1, labels=("late", "rock"))
     assert (as_a.wins, as_a.losses, as_a.ties) == (6, 4, 0)  # 6 papers won, then 4 lost
     assert as_a.forfeit == Forfeit("late", 7, "error", "error: ValueError: tired (line 3)")
@@ -235,9 +292,25 @@ def test_a_failed_bot_stays_failed_until_reset(tmp_path) -> None:
 
 
 def test_a_tournament_goes_on_past_forfeits_and_lists_them(tmp_path, capsys) -> None:
-    bad = write(tmp_path, "bad.py", "def agent(o, c):\n    return o.step % 3 if o.step < 5 else 1 // 0\n")
-    code = main(["tournament", "rockbot", CYCLE, bad, "--games", "20", "--reps", "2",
-                 "--seed", "3", "--workers", "2"])
+    bad = write(
+        tmp_path, "bad.py", "def agent(o, c):\n    return o.step % 3 if o.step < 5 else 1 // 0\n"
+    )
+    code = main(
+        [
+            "tournament",
+            "rockbot",
+            CYCLE,
+            bad,
+            "--games",
+            "20",
+            "--reps",
+            "2",
+            "--seed",
+            "3",
+            "--workers",
+            "2",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "forfeits (4;" in out and "ZeroDivisionError" in out
     assert out.count("bad.py") >= 5  # the ranking, the cross-table and four forfeit rows
@@ -252,34 +325,77 @@ def test_file_factories_pickle_with_their_source(tmp_path) -> None:
 
 
 def test_a_forfeit_is_reported_in_the_match_line() -> None:
-    forfeited = MatchResult("a", "b", 0, 5, 0, 1, 5, forfeit=Forfeit("a", 1, "timeout", "timeout: x"))
+    forfeited = MatchResult(
+        "a", "b", 0, 5, 0, 1, 5, forfeit=Forfeit("a", 1, "timeout", "timeout: x")
+    )
     assert "a forfeits in round 1 of 5 (timeout: x)" in report.format_match(forfeited)
 
 
 def test_play_against_a_file_bot_ends_the_session_on_its_forfeit(tmp_path) -> None:
-    path = write(tmp_path, "quits.py", "def agent(o, c):\n    assert o.step < 2, 'bored'\n    return 0\n")
+    path = write(
+        tmp_path, "quits.py", "def agent(o, c):\n    assert o.step < 2, 'bored'\n    return 0\n"
+    )
     out = io.StringIO()
-    score = run_session(make_player(path, random.Random(1)), stdin=io.StringIO("p\np\np\np\n"),
-                        stdout=out)
+    score = run_session(
+        make_player(path, random.Random(1)), stdin=io.StringIO("p\np\np\np\n"), stdout=out
+    )
     assert score.wins == 2 and "forfeits: error: AssertionError: bored" in out.getvalue()
 
 
 # --- every command --------------------------------------------------------------------------
 
+
 def test_match_and_headtohead_take_bot_files(capsys) -> None:
     assert main(["match", CYCLE, "rockbot", "--games", "30", "--seed", "2"]) == 0
     assert "rpscontest_cycle.py vs rockbot: 30 games, seed 2" in capsys.readouterr().out
-    assert main(["headtohead", "rockbot", CYCLE, "--player", BEAT_LAST, "--games", "30",
-                 "--matches", "2", "--seed", "2", "--workers", "1"]) == 0
+    assert (
+        main(
+            [
+                "headtohead",
+                "rockbot",
+                CYCLE,
+                "--player",
+                BEAT_LAST,
+                "--games",
+                "30",
+                "--matches",
+                "2",
+                "--seed",
+                "2",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "kaggle_beat_last.py" in out and "rpscontest_cycle.py" in out and "forfeit" not in out
 
 
 def test_population_takes_a_bot_file_as_candidate(capsys) -> None:
     pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
-    assert main(["population", "--player", BEAT_LAST, "--bots", "rockbot,rotatebot",
-                 "--compare", "", "--throws", "50", "--reps", "1", "--seed", "1",
-                 "--workers", "1"]) == 0
+    assert (
+        main(
+            [
+                "population",
+                "--player",
+                BEAT_LAST,
+                "--bots",
+                "rockbot,rotatebot",
+                "--compare",
+                "",
+                "--throws",
+                "50",
+                "--reps",
+                "1",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "kaggle_beat_last.py" in out and "rotatebot" in out
 
@@ -290,16 +406,50 @@ def test_classic_star_adds_the_whole_field(capsys) -> None:
 
     field = [f"classic:{name}" for name in pyspiel.roshambo_bot_names()]
     assert expand_names(["ai", "classic:*", "x.py"]) == ["ai", *field, "x.py"]
-    assert main(["headtohead", "classic:*", "--player", CYCLE, "--games", "20", "--matches", "1",
-                 "--seed", "4", "--workers", "2"]) == 0
+    assert (
+        main(
+            [
+                "headtohead",
+                "classic:*",
+                "--player",
+                CYCLE,
+                "--games",
+                "20",
+                "--matches",
+                "1",
+                "--seed",
+                "4",
+                "--workers",
+                "2",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert f"{len(field)} entrants" in out and "classic:greenberg" in out
 
 
 def test_the_cross_table_is_written_on_request(tmp_path, capsys) -> None:
     path = tmp_path / "cross.csv"
-    assert main(["tournament", "rockbot", "rotatebot", CYCLE, "--games", "30", "--seed", "1",
-                 "--workers", "1", "--cross-table", str(path)]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "rockbot",
+                "rotatebot",
+                CYCLE,
+                "--games",
+                "30",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+                "--cross-table",
+                str(path),
+            ]
+        )
+        == 0
+    )
     rows = [line.split(",") for line in path.read_text(encoding="utf-8").splitlines()]
     assert rows[0] == ["player", "rockbot", "rotatebot", "rpscontest_cycle.py"]
     assert rows[1][:2] == ["rockbot", ""] and rows[2][2] == ""
@@ -332,8 +482,13 @@ def test_a_bot_stuck_in_a_loop_ends_when_the_arena_is_killed(tmp_path) -> None:
     from conftest import python_env
 
     loop = write(tmp_path, "loop.py", "def agent(o, c):\n    while True:\n        pass\n")
-    parent = subprocess.Popen([sys.executable, "-c", ORPHAN, loop], stdout=subprocess.PIPE,
-                              text=True, cwd=REPO, env=python_env())
+    parent = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN, loop],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=python_env(),
+    )
     child = int(parent.stdout.readline())
     parent.send_signal(signal.SIGKILL)
     parent.wait()
@@ -357,18 +512,27 @@ def test_a_bad_move_timeout_is_refused_with_exit_2(capsys, value: str) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["match", CYCLE, "rockbot", "--move-timeout", value])
     assert exit_.value.code == 2
-    assert f"argument --move-timeout: expected a positive number of seconds, got '{value}'" in capsys.readouterr().err
+    assert (
+        f"argument --move-timeout: expected a positive number of seconds, got '{value}'"
+        in capsys.readouterr().err
+    )
 
 
 # --- the browser ----------------------------------------------------------------------------
+
 
 def web_call(app, method: str, path: str, body: object = None) -> tuple[int, dict]:
     import json
 
     raw = b"" if body is None else json.dumps(body).encode()
-    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "CONTENT_LENGTH": str(len(raw)),
-               "CONTENT_TYPE": "application/json", "wsgi.input": io.BytesIO(raw),
-               "wsgi.errors": io.StringIO()}
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "CONTENT_LENGTH": str(len(raw)),
+        "CONTENT_TYPE": "application/json",
+        "wsgi.input": io.BytesIO(raw),
+        "wsgi.errors": io.StringIO(),
+    }
     seen: list[str] = []
     out = b"".join(app(environ, lambda status, headers: seen.append(status)))
     return int(seen[0].split()[0]), json.loads(out)
@@ -377,14 +541,18 @@ def web_call(app, method: str, path: str, body: object = None) -> tuple[int, dic
 def test_the_browser_offers_the_bot_files_the_server_was_started_with(tmp_path) -> None:
     from roshambo.web import WebApp
 
-    quits = write(tmp_path, "quits.py", "def agent(o, c):\n    assert o.step < 1, 'bored'\n    return 0\n")
+    quits = write(
+        tmp_path, "quits.py", "def agent(o, c):\n    assert o.step < 1, 'bored'\n    return 0\n"
+    )
     app = WebApp(max_games=2, bots=(CYCLE, quits))
     status, listed = web_call(app, "GET", "/api/opponents")
     assert status == 200 and listed["opponents"][-2:] == [CYCLE, quits]
     status, game = web_call(app, "POST", "/api/games", {"opponent": CYCLE})
     assert status == 201
-    letters = [web_call(app, "POST", f"/api/games/{game['id']}/moves", {"move": "R"})[1]["ai"]
-               for _ in range(4)]
+    letters = [
+        web_call(app, "POST", f"/api/games/{game['id']}/moves", {"move": "R"})[1]["ai"]
+        for _ in range(4)
+    ]
     start = "RPS".index(letters[0])
     assert letters == ["RPS"[(start + k) % 3] for k in range(4)]  # the cycle, round after round
     status, other = web_call(app, "POST", "/api/games", {"opponent": quits})

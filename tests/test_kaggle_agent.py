@@ -1,4 +1,5 @@
 """The Kaggle rps adapter: observation handling, episodes, and real kaggle-environments runs."""
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,15 @@ from roshambo.kaggle_agent import KaggleAgent, write_submission
 
 CONFIG = {"signs": 3}
 # kaggle-environments' built-in rps agents (kaggle_environments/envs/rps/agents.py).
-BUILTINS = ("rock", "paper", "scissors", "copy_opponent", "reactionary",
-            "counter_reactionary", "statistical")
+BUILTINS = (
+    "rock",
+    "paper",
+    "scissors",
+    "copy_opponent",
+    "reactionary",
+    "counter_reactionary",
+    "statistical",
+)
 EPISODE_STEPS = 201  # 200 rounds: kaggle plays episodeSteps - 1
 
 
@@ -36,7 +44,8 @@ def play_episode(player: KaggleAgent, script: str, steps: int) -> list[int]:
 def kaggle() -> ModuleType:
     return pytest.importorskip(
         "kaggle_environments",
-        reason="kaggle-environments is optional: pip install kaggle-environments")
+        reason="kaggle-environments is optional: pip install kaggle-environments",
+    )
 
 
 def run(kaggle: ModuleType, players: list[object], steps: int = EPISODE_STEPS, **config: int):
@@ -45,6 +54,7 @@ def run(kaggle: ModuleType, players: list[object], steps: int = EPISODE_STEPS, *
 
 
 # --- the adapter on its own -------------------------------------------------------------
+
 
 def test_dict_and_attribute_access_give_legal_moves() -> None:
     player = KaggleAgent(random.Random(1))
@@ -61,15 +71,18 @@ def test_other_sign_counts_are_rejected(signs: object) -> None:
         KaggleAgent()(SimpleNamespace(step=0), SimpleNamespace(signs=signs))
 
 
-@pytest.mark.parametrize("observation, message", [
-    ({}, "step"),
-    ({"step": -1}, "step"),
-    ({"step": "1", "lastOpponentAction": 0}, "step"),
-    ({"step": True, "lastOpponentAction": 0}, "step"),
-    ({"step": 1}, "lastOpponentAction"),
-    ({"step": 1, "lastOpponentAction": None}, "lastOpponentAction"),
-    ({"step": 1, "lastOpponentAction": 3}, "invalid move 3"),
-])
+@pytest.mark.parametrize(
+    "observation, message",
+    [
+        ({}, "step"),
+        ({"step": -1}, "step"),
+        ({"step": "1", "lastOpponentAction": 0}, "step"),
+        ({"step": True, "lastOpponentAction": 0}, "step"),
+        ({"step": 1}, "lastOpponentAction"),
+        ({"step": 1, "lastOpponentAction": None}, "lastOpponentAction"),
+        ({"step": 1, "lastOpponentAction": 3}, "invalid move 3"),
+    ],
+)
 def test_bad_observations_raise_clearly(observation: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         KaggleAgent()(observation, CONFIG)
@@ -122,6 +135,7 @@ def test_submission_archive_has_main_py_and_the_package(tmp_path: Path) -> None:
 
 # --- real episodes in kaggle-environments ------------------------------------------------
 
+
 def test_builtin_list_is_complete(kaggle: ModuleType) -> None:
     assert set(kaggle.make("rps").agents) == set(BUILTINS)
 
@@ -135,8 +149,11 @@ def test_beats_every_builtin_agent(kaggle: ModuleType, opponent: str) -> None:
     assert ours.reward == -theirs.reward
     # kaggle scores the net wins over the episode (a tie below tieRewardThreshold = 20);
     # any engine that learns beats these, and a constant move outright.
-    assert ours.reward > (EPISODE_STEPS - 1) / 2 if opponent in ("rock", "paper", "scissors") \
+    assert (
+        ours.reward > (EPISODE_STEPS - 1) / 2
+        if opponent in ("rock", "paper", "scissors")
         else ours.reward > 0
+    )
 
 
 def test_seats_are_independent_and_the_game_is_zero_sum(kaggle: ModuleType) -> None:
@@ -161,8 +178,9 @@ def test_five_signs_fail_in_the_real_env_with_our_message(kaggle: ModuleType) ->
     assert "configuration.signs is 5" in env.logs[-1][0]["stderr"]
 
 
-def test_the_submission_runs_through_kaggles_file_loader(kaggle: ModuleType,
-                                                          tmp_path: Path) -> None:
+def test_the_submission_runs_through_kaggles_file_loader(
+    kaggle: ModuleType, tmp_path: Path
+) -> None:
     with tarfile.open(write_submission(tmp_path / "submission.tar.gz")) as archive:
         archive.extractall(tmp_path / "sub", filter="data")
     steps = run(kaggle, [str(tmp_path / "sub" / "main.py"), "statistical"])
@@ -180,9 +198,15 @@ def test_the_submission_is_self_contained(kaggle: ModuleType, tmp_path: Path) ->
         "from kaggle_environments import make\n"
         "env = make('rps', configuration={'episodeSteps': 101})\n"
         "ours, theirs = env.run([sys.argv[1], 'rock'])[-1]\n"
-        "print(ours.status, ours.reward, sys.modules['roshambo'].__file__)\n")
-    result = subprocess.run([sys.executable, "-I", "-c", script, str(tmp_path / "sub" / "main.py")],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        "print(ours.status, ours.reward, sys.modules['roshambo'].__file__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", script, str(tmp_path / "sub" / "main.py")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     status, reward, origin = result.stdout.split()[-3:]
     assert status == "DONE" and float(reward) > 0

@@ -1,4 +1,5 @@
 """main.py: the official default output, and the command-line options."""
+
 from __future__ import annotations
 
 import ast
@@ -55,17 +56,20 @@ def test_verbose_prints_every_game(run_python):
     assert re.findall(r"Player 2: ([RPS])", done.stdout) == ["R", "P", "P"]
 
 
-@pytest.mark.parametrize("args, complaint", [
-    (["--bots", "quincy,bob"], "unknown bot(s) bob"),
-    (["--bots", ","], "(none given)"),
-    (["--games", "0"], "argument --games: expected a positive integer, got '0'"),
-    (["--games", "ten"], "argument --games: expected a positive integer, got 'ten'"),
-    (["--explain"], "--explain only works with --play ai"),
-    (["--play", "kris", "--explain"], "use it with --play ai"),
-    (["--play", "--games", "5"], "does not take --games"),
-    (["--play", "bob"], "unknown player 'bob': expected one of ai, quincy"),
-    (["--play", "copy-attacker", "--explain"], "use it with --play ai"),
-])
+@pytest.mark.parametrize(
+    "args, complaint",
+    [
+        (["--bots", "quincy,bob"], "unknown bot(s) bob"),
+        (["--bots", ","], "(none given)"),
+        (["--games", "0"], "argument --games: expected a positive integer, got '0'"),
+        (["--games", "ten"], "argument --games: expected a positive integer, got 'ten'"),
+        (["--explain"], "--explain only works with --play ai"),
+        (["--play", "kris", "--explain"], "use it with --play ai"),
+        (["--play", "--games", "5"], "does not take --games"),
+        (["--play", "bob"], "unknown player 'bob': expected one of ai, quincy"),
+        (["--play", "copy-attacker", "--explain"], "use it with --play ai"),
+    ],
+)
 def test_bad_options_are_refused_with_a_reason(run_python, args, complaint):
     done = run_python("main.py", *args)
     assert done.returncode == 2
@@ -111,7 +115,9 @@ def test_play_option_uses_the_registry_opponent(monkeypatch):
 
 
 def test_play_option_with_a_classic_bot(run_python):
-    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
+    pytest.importorskip(
+        "pyspiel", reason="the classic field needs open_spiel: pip install open_spiel"
+    )
     done = run_python("main.py", "--play", "classic:rotatebot", stdin="r\nr\nr\n")
     assert done.returncode == 0, done.stderr
     assert "Game over (end of input) after 3 rounds" in done.stdout

@@ -1,4 +1,5 @@
 """Moves as integers: the beats / rotate / outcome tables and fCC letter parsing."""
+
 from __future__ import annotations
 
 import re
@@ -43,9 +44,15 @@ def test_rotate_is_addition_mod_3(move: int, k: int) -> None:
 
 
 OUTCOMES = {
-    (R, R): 0, (R, P): -1, (R, S): +1,
-    (P, R): +1, (P, P): 0, (P, S): -1,
-    (S, R): -1, (S, P): +1, (S, S): 0,
+    (R, R): 0,
+    (R, P): -1,
+    (R, S): +1,
+    (P, R): +1,
+    (P, P): 0,
+    (P, S): -1,
+    (S, R): -1,
+    (S, P): +1,
+    (S, S): 0,
 }
 
 
@@ -75,7 +82,9 @@ def test_parse_letter_rejects_non_strings_with_type_error(bad: object) -> None:
     assert ACCEPTED in str(error.value)
 
 
-@pytest.mark.parametrize("bad", ["X", "r", "p", "s", " R", "R ", " ", "RR", "RP", "\n", "rock", "Ｒ", "R\x00"])
+@pytest.mark.parametrize(
+    "bad", ["X", "r", "p", "s", " R", "R ", " ", "RR", "RP", "\n", "rock", "Ｒ", "R\x00"]
+)
 def test_parse_letter_rejects_other_strings_with_value_error(bad: str) -> None:
     with pytest.raises(ValueError, match=re.escape(repr(bad))) as error:
         parse_letter(bad)

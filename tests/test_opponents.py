@@ -1,4 +1,5 @@
 """The opponent zoo: contract tests over the whole registry, then scripted games per bot."""
+
 from __future__ import annotations
 
 import inspect

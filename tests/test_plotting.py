@@ -1,4 +1,5 @@
 """--plot: running win rates from recorded moves, the PNG, and the message without matplotlib."""
+
 from __future__ import annotations
 
 import math
@@ -69,15 +70,23 @@ def test_recorded_trace_ends_at_the_rate_play_returns(capsys):
 
 
 def counts(trace: MatchTrace) -> tuple[int, int, int]:
-    results = [outcome(parse_letter(a), parse_letter(b))
-               for a, b in zip(trace.player_moves, trace.opponent_moves)]
+    results = [
+        outcome(parse_letter(a), parse_letter(b))
+        for a, b in zip(trace.player_moves, trace.opponent_moves)
+    ]
     return results.count(1), results.count(-1), results.count(0)
 
 
-@pytest.mark.parametrize("a, b, seed", [
-    ("ai", "ai", 1), ("ai", "tree", 2), ("random", "markov", 3), ("kris", "ai", 4),
-    ("copy-attacker", "ai", 5),
-])
+@pytest.mark.parametrize(
+    "a, b, seed",
+    [
+        ("ai", "ai", 1),
+        ("ai", "tree", 2),
+        ("random", "markov", 3),
+        ("kris", "ai", 4),
+        ("copy-attacker", "ai", 5),
+    ],
+)
 def test_trace_match_replays_play_match_throw_for_throw(a, b, seed):
     result = play_match(Registered(a), Registered(b), 150, seed)
     trace = trace_match(Registered(a), Registered(b), 150, seed, label="them")
@@ -85,11 +94,14 @@ def test_trace_match_replays_play_match_throw_for_throw(a, b, seed):
     assert counts(trace) == (result.wins, result.losses, result.ties)
     assert trace.running_win_rate()[-1] == pytest.approx(result.win_rate)
     assert trace_match(Registered(a), Registered(b), 150, seed) == MatchTrace(
-        b, trace.player_moves, trace.opponent_moves)  # label defaults to b's name
+        b, trace.player_moves, trace.opponent_moves
+    )  # label defaults to b's name
 
 
 def test_trace_match_replays_a_classic_bot():
-    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
+    pytest.importorskip(
+        "pyspiel", reason="the classic field needs open_spiel: pip install open_spiel"
+    )
     a, b = Registered("ai"), Registered("classic:iocainebot")
     result = play_match(a, b, 1000, 8)
     assert counts(trace_match(a, b, 1000, 8)) == (result.wins, result.losses, result.ties)
@@ -113,9 +125,13 @@ def test_trace_match_rejects_bad_lengths_and_names_bad_moves():
 
 
 def test_draw_writes_a_png(tmp_path):
-    pytest.importorskip("matplotlib", reason="matplotlib is an optional extra: pip install -e '.[plot]'")
-    traces = [MatchTrace("kris", tuple("PSSRP" * 20), tuple("RRPPS" * 20)),
-              MatchTrace("ties", tuple("R" * 50), tuple("R" * 50))]
+    pytest.importorskip(
+        "matplotlib", reason="matplotlib is an optional extra: pip install -e '.[plot]'"
+    )
+    traces = [
+        MatchTrace("kris", tuple("PSSRP" * 20), tuple("RRPPS" * 20)),
+        MatchTrace("ties", tuple("R" * 50), tuple("R" * 50)),
+    ]
     target = draw(traces, tmp_path / "rates.png")
     assert target.read_bytes().startswith(PNG_MAGIC)
     named = draw(traces, tmp_path / "named.png", player="ai (first of 3 matches)")
@@ -123,13 +139,16 @@ def test_draw_writes_a_png(tmp_path):
 
 
 def test_main_plot_writes_a_png_and_keeps_the_fcc_output(run_python, tmp_path):
-    pytest.importorskip("matplotlib", reason="matplotlib is an optional extra: pip install -e '.[plot]'")
+    pytest.importorskip(
+        "matplotlib", reason="matplotlib is an optional extra: pip install -e '.[plot]'"
+    )
     target = tmp_path / "results.png"
     done = run_python("main.py", "--games", "40", "--bots", "kris,abbey", "--plot", str(target))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == ["Final results", "Player 1 win rate"] * 2 + [
-        f"Plot written to {target}"]
+        f"Plot written to {target}"
+    ]
     assert target.read_bytes().startswith(PNG_MAGIC)
 
 

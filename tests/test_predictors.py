@@ -5,6 +5,7 @@ replay is identical, constant work per update, unique names, clear constructor e
 Each deterministic family is also checked against a small, slow reference model written
 here from its docstring, and pinned with short scripted games.
 """
+
 from __future__ import annotations
 
 import functools
@@ -107,14 +108,18 @@ def test_name_has_no_strategy_separators(name: str) -> None:
 def test_predictions_are_legal_over_300_random_rounds(name: str) -> None:
     predictor = PREDICTORS[name](random.Random(1))
     for prediction in predictions(predictor, random_rounds(2, 300)):
-        assert prediction is None or (type(prediction) is int and prediction in (0, 1, 2)), prediction
+        assert prediction is None or (type(prediction) is int and prediction in (0, 1, 2)), (
+            prediction
+        )
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_predictions_are_legal_over_structured_rounds(name: str) -> None:
     predictor = PREDICTORS[name](random.Random(1))
     for prediction in predictions(predictor, mixed_rounds(3, 300)):
-        assert prediction is None or (type(prediction) is int and prediction in (0, 1, 2)), prediction
+        assert prediction is None or (type(prediction) is int and prediction in (0, 1, 2)), (
+            prediction
+        )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -156,7 +161,11 @@ def test_reset_equals_fresh(name: str) -> None:
     fresh = PREDICTORS[name](random.Random(5))
 
     def state(p: object) -> dict[str, object]:  # a carried-over model's state is its inner one's
-        return {k: state(v) if k == "_inner" else v for k, v in vars(p).items() if not isinstance(v, random.Random)}
+        return {
+            k: state(v) if k == "_inner" else v
+            for k, v in vars(p).items()
+            if not isinstance(v, random.Random)
+        }
 
     assert state(predictor) == state(fresh)
     script = random_rounds(7, 200) + mixed_rounds(8, 200)
@@ -214,7 +223,9 @@ def test_update_work_does_not_grow_with_the_match(name: str) -> None:
     for mine, theirs in script[6000:20_000]:
         predictor.update(mine, theirs)
     late = _count_lines(predictor, script[20_000:])
-    assert late <= 1.25 * early, f"{name}: {early} lines for rounds 5000-6000, {late} for 20000-21000"
+    assert late <= 1.25 * early, (
+        f"{name}: {early} lines for rounds 5000-6000, {late} for 20000-21000"
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -239,8 +250,12 @@ def test_update_time_does_not_grow_with_the_match(name: str) -> None:
     early = min(timed(PREDICTORS[name](random.Random(32)), script[:block]) for _ in range(repeats))
     predictor = PREDICTORS[name](random.Random(32))
     timed(predictor, script[:warm])
-    late = min(timed(predictor, script[warm + k * block:warm + (k + 1) * block]) for k in range(repeats))
-    assert late < 5 * early, f"{name}: {early * 1e6 / block:.2f} us/update early, {late * 1e6 / block:.2f} late"
+    late = min(
+        timed(predictor, script[warm + k * block : warm + (k + 1) * block]) for k in range(repeats)
+    )
+    assert late < 5 * early, (
+        f"{name}: {early * 1e6 / block:.2f} us/update early, {late * 1e6 / block:.2f} late"
+    )
 
 
 # --- constructor validation -----------------------------------------------------------------
@@ -339,8 +354,9 @@ def argmax_first(counts: Sequence[float]) -> Move | None:
     return next(m for m in range(3) if counts[m] == top)
 
 
-def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool = False,
-                        min_count: int = 1) -> Move | None:
+def frequency_reference(
+    rounds: Sequence[Round], window: int | None, least: bool = False, min_count: int = 1
+) -> Move | None:
     """The most (or, for ``least``, the least) counted of their moves, first on ties; nothing
     before ``min_count`` moves."""
     if len(rounds) < min_count:
@@ -355,8 +371,13 @@ def frequency_reference(rounds: Sequence[Round], window: int | None, least: bool
     return counts.index(min(counts))
 
 
-def tie_reading_reference(rounds: Sequence[Round], window: int | None, least: bool = False,
-                          min_count: int = 1, mirrored: bool = False) -> Move | None:
+def tie_reading_reference(
+    rounds: Sequence[Round],
+    window: int | None,
+    least: bool = False,
+    min_count: int = 1,
+    mirrored: bool = False,
+) -> Move | None:
     """The window's most (least) counted move; on a tie, the tied move the reply pointed to
     the last time the same tie context came up (their move, or in the mirrored half the move
     our move beat), the finest context first: the order every move present first appears in
@@ -377,44 +398,56 @@ def tie_reading_reference(rounds: Sequence[Round], window: int | None, least: bo
         answer = frequency_reference(rounds[:n], window, least, min_count)
         if answer is None:
             continue
-        seen = [t for _, t in rounds[:n]][-window if window is not None else 0:]
+        seen = [t for _, t in rounds[:n]][-window if window is not None else 0 :]
         counts = [seen.count(m) for m in range(3)]
         tied = tuple(m for m in range(3) if counts[m] == counts[answer])
         if len(tied) == 1:
             continue
         present = sorted((m for m in range(3) if counts[m]), key=seen.index)
-        latest = {m: max(i for i, t in enumerate(seen) if t == m) if counts[m] else -1 for m in tied}
+        latest = {
+            m: max(i for i, t in enumerate(seen) if t == m) if counts[m] else -1 for m in tied
+        }
         last = max(tied, key=lambda m: latest[m])
-        keys = (("fine", tuple(present), last, least, tied),
-                ("middle", tuple(m for m in present if m in tied), least, tied), ("coarse", least, tied))
+        keys = (
+            ("fine", tuple(present), last, least, tied),
+            ("middle", tuple(m for m in present if m in tied), least, tied),
+            ("coarse", least, tied),
+        )
         pending = (keys, tied)
         replies = next((learned[k] for k in keys if k in learned), None)
         if replies is not None:
-            answer = replies[-1] if window is not None else max(
-                replies, key=lambda m: (replies.count(m), len(replies) - replies[::-1].index(m)))
+            answer = (
+                replies[-1]
+                if window is not None
+                else max(
+                    replies, key=lambda m: (replies.count(m), len(replies) - replies[::-1].index(m))
+                )
+            )
     return answer
 
 
-def markov_reference(rounds: Sequence[Round], seq_len: int, num_records: int | None,
-                     source: str, least: bool = False) -> Move | None:
+def markov_reference(
+    rounds: Sequence[Round], seq_len: int, num_records: int | None, source: str, least: bool = False
+) -> Move | None:
     context_len = seq_len - 1
     symbols = [symbol(source, m, t) for m, t in rounds]
     theirs = [t for _, t in rounds]
     n = len(rounds)
     if n < context_len:
         return None
-    records = [(tuple(symbols[i - context_len:i]), theirs[i]) for i in range(context_len, n)]
+    records = [(tuple(symbols[i - context_len : i]), theirs[i]) for i in range(context_len, n)]
     if num_records is not None:
         records = records[-num_records:]
-    context = tuple(symbols[n - context_len:])
+    context = tuple(symbols[n - context_len :])
     counts = [sum(1 for c, t in records if c == context and t == m) for m in range(3)]
     if least:
         return None if not any(counts) else argmax_first([-count for count in counts])
     return argmax_first(counts)
 
 
-def history_reference(rounds: Sequence[Round], source: str, max_len: int,
-                      window: int | None) -> Move | None:
+def history_reference(
+    rounds: Sequence[Round], source: str, max_len: int, window: int | None
+) -> Move | None:
     """The docstring's index, with tuples for keys: the latest occurrence of each indexed
     context; a context is indexed one symbol longer only when its shorter form recurs; with a
     window, a context last seen before the window counts as never seen."""
@@ -422,7 +455,9 @@ def history_reference(rounds: Sequence[Round], source: str, max_len: int,
     return None if found is None else rounds[found][1]
 
 
-def history_position(rounds: Sequence[Round], source: str, max_len: int, window: int | None) -> int | None:
+def history_position(
+    rounds: Sequence[Round], source: str, max_len: int, window: int | None
+) -> int | None:
     """Where the round that followed the latest longest match is, by the index above."""
     symbols = [symbol(source, m, t) for m, t in rounds]
     latest: dict[tuple[int, ...], int] = {}
@@ -430,7 +465,7 @@ def history_position(rounds: Sequence[Round], source: str, max_len: int, window:
     for end in range(1, len(symbols) + 1):
         found = None
         for length in range(1, min(max_len, end) + 1):
-            context = tuple(symbols[end - length:end])
+            context = tuple(symbols[end - length : end])
             position = latest.get(context)
             latest[context] = end
             if position is None or (window is not None and position < end - window):
@@ -449,7 +484,7 @@ def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> lis
         weights = [0, 0, 0]
         for j, move in enumerate(moves, 1):  # move j of N weighs (m - 1) ** (N - j) * m ** j
             weights = [w * (m - 1) for w in weights]
-            weights[move] += m ** j
+            weights[move] += m**j
         return weights
 
     views = [[r[1] for r in rounds], [r[0] for r in rounds], list(rounds)]
@@ -458,7 +493,11 @@ def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> lis
         sides[side].append(argmax_first(decayed([r[side] for r in rounds], memory)))
     for k in range(1, max_order + 1):
         for view in views:
-            followed = [rounds[i] for i in range(k, t) if view[i - k:i] == view[t - k:t]] if t >= k else []
+            followed = (
+                [rounds[i] for i in range(k, t) if view[i - k : i] == view[t - k : t]]
+                if t >= k
+                else []
+            )
             for side in range(2):
                 sides[side].append(argmax_first(decayed([r[side] for r in followed], memory)))
     found = history_position(rounds, "both", 12, 1000)
@@ -467,8 +506,9 @@ def meta_expected(rounds: tuple[Round, ...], max_order: int, memory: int) -> lis
     return sides[0] + [None if q is None else (q + 1) % 3 for q in sides[1]]
 
 
-def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_memory: int,
-                   min_score: int) -> Move | None:
+def meta_reference(
+    rounds: Sequence[Round], max_order: int, memory: int, score_memory: int, min_score: int
+) -> Move | None:
     """Recount from scratch, exactly (integers: a weight keep ** age, keep = (m - 1) / m, is
     (m - 1) ** age * m ** (rounds - age) over a common m ** rounds). After t rounds the agents
     expect, ours first: our most frequent move (each round's weight keep ** age), per order k
@@ -491,11 +531,15 @@ def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_m
             if e is not None:
                 for k in range(3):
                     result = outcome(e + 1 + k, rounds[i][0])  # +1 where the arm's move wins
-                    scores[3 * a + k] += result * (score_memory - 1) ** (n - 1 - i) * score_memory ** i
+                    scores[3 * a + k] += (
+                        result * (score_memory - 1) ** (n - 1 - i) * score_memory**i
+                    )
     expected = meta_expected(rounds, max_order, memory)
     speaking = [arm for arm in range(3 * agents) if expected[arm // 3] is not None]
     best = max(speaking, key=lambda arm: (scores[arm], -arm))
-    bar = Fraction(999, 1000) * sum(Fraction(score_memory - 1, score_memory) ** i for i in range(min_score))
+    bar = Fraction(999, 1000) * sum(
+        Fraction(score_memory - 1, score_memory) ** i for i in range(min_score)
+    )
     if scores[best] <= 0 or Fraction(scores[best], score_memory ** (n - 1)) < bar:
         return None
     return (expected[best // 3] + 1 + best % 3) % 3  # type: ignore[operator]
@@ -504,12 +548,16 @@ def meta_reference(rounds: Sequence[Round], max_order: int, memory: int, score_m
 def latest_occurrence(symbols: Sequence[int], length: int) -> int | None:
     """Rescan: the end of the latest earlier occurrence of the last ``length`` symbols."""
     end = len(symbols)
-    context = list(symbols[end - length:])
-    return next((e for e in range(end - 1, length - 1, -1) if list(symbols[e - length:e]) == context), None)
+    context = list(symbols[end - length :])
+    return next(
+        (e for e in range(end - 1, length - 1, -1) if list(symbols[e - length : e]) == context),
+        None,
+    )
 
 
-def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fraction,
-                           by_result: bool = True) -> Move | None:
+def outcome_roll_reference(
+    rounds: Sequence[Round], reference: str, decay: Fraction, by_result: bool = True
+) -> Move | None:
     """Exact weights: the roll seen after round i counts decay ** (age in rounds).
 
     Unconditioned (``by_result=False``) every roll goes to one row, whatever the result.
@@ -528,8 +576,9 @@ def outcome_roll_reference(rounds: Sequence[Round], reference: str, decay: Fract
     return None if roll is None else ((t if reference == "their" else m) + roll) % 3
 
 
-def lagged_rolls_reference(rounds: Sequence[Round], reference: str, max_lag: int, decay: Fraction,
-                           min_hits: int) -> Move | None:
+def lagged_rolls_reference(
+    rounds: Sequence[Round], reference: str, max_lag: int, decay: Fraction, min_hits: int
+) -> Move | None:
     """Exact weights: cell (k, r) gains decay ** (age of round i) for every round i whose
     opponent move is the reference move of round i - k turned by r; the largest cell, the
     smallest lag and roll on ties, speaks once it holds min_hits straight hits' worth."""
@@ -540,7 +589,7 @@ def lagged_rolls_reference(rounds: Sequence[Round], reference: str, max_lag: int
         for k in range(1, min(max_lag, i) + 1):
             cells[3 * (k - 1) + (rounds[i][1] - side[i - k]) % 3] += decay ** (n - 1 - i)
     top = max(cells)
-    bar = sum(decay ** i for i in range(min_hits)) * Fraction(999, 1000)
+    bar = sum(decay**i for i in range(min_hits)) * Fraction(999, 1000)
     if top == 0 or top < bar:
         return None
     lag, roll = divmod(cells.index(top), 3)
@@ -550,8 +599,9 @@ def lagged_rolls_reference(rounds: Sequence[Round], reference: str, max_lag: int
 _EXPECTED: dict[tuple[int, tuple[int | None, ...], tuple[Move, ...]], list[Move | None]] = {}
 
 
-def decayed_contexts_reference(rounds: Sequence[Round], max_order: int,
-                               memories: tuple[int | None, ...], min_score: int) -> Move | None:
+def decayed_contexts_reference(
+    rounds: Sequence[Round], max_order: int, memories: tuple[int | None, ...], min_score: int
+) -> Move | None:
     """Recount from scratch, exactly. A pair (order k, memory m) expects, after n rounds, the
     most counted (first of R, P, S on ties; R if never seen) of their moves that followed
     their last k moves, each context's older counts times 1 - 1/m at each recurrence. Every
@@ -579,7 +629,7 @@ def decayed_contexts_reference(rounds: Sequence[Round], max_order: int,
                     continue
                 row = [Fraction(0)] * 3
                 for i in range(k, n):
-                    if theirs[i - k:i] == theirs[n - k:n]:
+                    if theirs[i - k : i] == theirs[n - k : n]:
                         row = [c * decay for c in row]
                         row[theirs[i]] += 1
                 out.append(argmax_first(row) or 0)
@@ -592,7 +642,7 @@ def decayed_contexts_reference(rounds: Sequence[Round], max_order: int,
             if e is not None:
                 scores[3 * pair + (rounds[i][0] - e - 1) % 3] += keep ** (n - 1 - i)
     top = max(scores)
-    bar = sum(keep ** i for i in range(min_score)) * Fraction(999, 1000)
+    bar = sum(keep**i for i in range(min_score)) * Fraction(999, 1000)
     if top == 0 or top < bar:
         return None
     pair, turn = divmod(scores.index(top), 3)
@@ -631,10 +681,10 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
     n = len(rounds)
     blend = [0, 0, 0]
     for length in range(1, min(max_order, n) + 1):
-        context = symbols[n - length:]
+        context = symbols[n - length :]
         counts = [0, 0, 0]
         for i in range(length, n):
-            if symbols[i - length:i] == context:
+            if symbols[i - length : i] == context:
                 counts[theirs[i]] += 1
         blend = [b + sum(counts) * c for b, c in zip(blend, counts)]
     return argmax_first(blend)
@@ -642,33 +692,46 @@ def blend_reference(rounds: Sequence[Round], max_order: int, source: str) -> Mov
 
 def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | None] | None:
     if isinstance(predictor, TieReadingFrequency):
-        return lambda rounds: tie_reading_reference(rounds, predictor.window, predictor.least,
-                                                    predictor.min_count, predictor._mirrored)
+        return lambda rounds: tie_reading_reference(
+            rounds, predictor.window, predictor.least, predictor.min_count, predictor._mirrored
+        )
     if isinstance(predictor, FrequencyCounter):
         least = getattr(predictor, "least", False)
-        return lambda rounds: frequency_reference(rounds, predictor.window, least, predictor.min_count)
+        return lambda rounds: frequency_reference(
+            rounds, predictor.window, least, predictor.min_count
+        )
     if isinstance(predictor, MarkovChain):
-        return lambda rounds: markov_reference(rounds, predictor.seq_len, predictor.num_records,
-                                               predictor.source, predictor.least)
+        return lambda rounds: markov_reference(
+            rounds, predictor.seq_len, predictor.num_records, predictor.source, predictor.least
+        )
     if isinstance(predictor, HistoryMatcher):
-        return lambda rounds: history_reference(rounds, predictor.source, predictor.max_len,
-                                                predictor.window)
+        return lambda rounds: history_reference(
+            rounds, predictor.source, predictor.max_len, predictor.window
+        )
     if isinstance(predictor, OutcomeRollTable):
         decay = Fraction(predictor.decay).limit_denominator(1000)
-        return lambda rounds: outcome_roll_reference(rounds, predictor.reference, decay,
-                                                     predictor.by_result)
+        return lambda rounds: outcome_roll_reference(
+            rounds, predictor.reference, decay, predictor.by_result
+        )
     if isinstance(predictor, LaggedRolls):
         decay = Fraction(predictor.decay).limit_denominator(1000)
-        return lambda rounds: lagged_rolls_reference(rounds, predictor.reference, predictor.max_lag,
-                                                     decay, int(predictor.min_hits))
+        return lambda rounds: lagged_rolls_reference(
+            rounds, predictor.reference, predictor.max_lag, decay, int(predictor.min_hits)
+        )
     if isinstance(predictor, DecayedContexts):
-        return lambda rounds: decayed_contexts_reference(rounds, predictor.max_order, predictor.memories,
-                                                         predictor.min_score)
+        return lambda rounds: decayed_contexts_reference(
+            rounds, predictor.max_order, predictor.memories, predictor.min_score
+        )
     if isinstance(predictor, BlendedContexts):
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
     if isinstance(predictor, MetaOfAgents):
-        return lambda rounds: meta_reference(rounds, predictor.max_order, predictor.memory,
-                                             predictor.score_memory, predictor.min_score)
+        return lambda rounds: meta_reference(
+            rounds,
+            predictor.max_order,
+            predictor.memory,
+            predictor.score_memory,
+            predictor.min_score,
+        )
     if isinstance(predictor, SharpestContext):
         decay = Fraction(predictor.decay).limit_denominator(1000)
         return lambda rounds: sharpest_reference(rounds, decay)
@@ -692,23 +755,48 @@ def test_registered_predictor_agrees_with_its_reference_model(
         assert got[n] == model(script[:n]), f"{name}: after {n} rounds"
 
 
-@pytest.mark.parametrize("predictor", [
-    FrequencyCounter(None), FrequencyCounter(1), FrequencyCounter(3), FrequencyCounter(7),
-    FrequencyCounter(None, min_count=4), FrequencyCounter(5, least=True, min_count=2),
-    TieReadingFrequency(1), TieReadingFrequency(4), TieReadingFrequency(6, least=True, min_count=2),
-    TieReadingFrequency(None), TieReadingFrequency(None, least=True, min_count=3),
-    MarkovChain(2, num_records=1), MarkovChain(2, num_records=4), MarkovChain(4, source="mine"),
-    MarkovChain(3, num_records=7, source="both"), MarkovChain(3, num_records=5, least=True),
-    HistoryMatcher("their", max_len=1), HistoryMatcher("mine", max_len=3, window=5),
-    HistoryMatcher("both", max_len=2, window=1),
-    OutcomeRollTable("their", decay=0.5), OutcomeRollTable("mine", decay=1.0),
-    OutcomeRollTable("their", by_result=False), OutcomeRollTable("mine", decay=0.5, by_result=False),
-    SharpestContext(0.5), SharpestContext(0.98), SharpestContext(1.0),
-    LaggedRolls("mine", 1), LaggedRolls("their", 5, decay=0.5), LaggedRolls("mine", 3, decay=1.0, min_hits=4),
-    DecayedContexts(1, (None,), half="both"), DecayedContexts(2, (2, 5), min_score=1, half="both"),
-    BlendedContexts(1), BlendedContexts(2, "their"), BlendedContexts(6, "mine"),
-    MetaOfAgents(1, memory=3, score_memory=5, min_score=0), MetaOfAgents(2, memory=20, min_score=4),
-], ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}")
+@pytest.mark.parametrize(
+    "predictor",
+    [
+        FrequencyCounter(None),
+        FrequencyCounter(1),
+        FrequencyCounter(3),
+        FrequencyCounter(7),
+        FrequencyCounter(None, min_count=4),
+        FrequencyCounter(5, least=True, min_count=2),
+        TieReadingFrequency(1),
+        TieReadingFrequency(4),
+        TieReadingFrequency(6, least=True, min_count=2),
+        TieReadingFrequency(None),
+        TieReadingFrequency(None, least=True, min_count=3),
+        MarkovChain(2, num_records=1),
+        MarkovChain(2, num_records=4),
+        MarkovChain(4, source="mine"),
+        MarkovChain(3, num_records=7, source="both"),
+        MarkovChain(3, num_records=5, least=True),
+        HistoryMatcher("their", max_len=1),
+        HistoryMatcher("mine", max_len=3, window=5),
+        HistoryMatcher("both", max_len=2, window=1),
+        OutcomeRollTable("their", decay=0.5),
+        OutcomeRollTable("mine", decay=1.0),
+        OutcomeRollTable("their", by_result=False),
+        OutcomeRollTable("mine", decay=0.5, by_result=False),
+        SharpestContext(0.5),
+        SharpestContext(0.98),
+        SharpestContext(1.0),
+        LaggedRolls("mine", 1),
+        LaggedRolls("their", 5, decay=0.5),
+        LaggedRolls("mine", 3, decay=1.0, min_hits=4),
+        DecayedContexts(1, (None,), half="both"),
+        DecayedContexts(2, (2, 5), min_score=1, half="both"),
+        BlendedContexts(1),
+        BlendedContexts(2, "their"),
+        BlendedContexts(6, "mine"),
+        MetaOfAgents(1, memory=3, score_memory=5, min_score=0),
+        MetaOfAgents(2, memory=20, min_score=4),
+    ],
+    ids=lambda p: f"{type(p).__name__}-{'-'.join(map(str, vars(p).values()))[:40]}",
+)
 def test_other_configurations_agree_with_the_reference_model(predictor: Predictor) -> None:
     model = reference_for(predictor)
     assert model is not None
@@ -732,21 +820,27 @@ def test_history_prediction_is_what_followed_a_latest_earlier_occurrence(
     theirs = [t for _, t in script]
     window = predictor.window
     for n, got in enumerate(predictions(predictor, script)[1:], start=1):
+
         def in_window(e: int | None) -> bool:
             return e is not None and (window is None or e >= n - window)
 
         assert (got is None) == (not in_window(latest_occurrence(symbols[:n], 1))), n
         if got is not None:
-            candidates = {theirs[e] for length in range(1, min(predictor.max_len, n - 1) + 1)
-                          if in_window(e := latest_occurrence(symbols[:n], length))}
+            candidates = {
+                theirs[e]
+                for length in range(1, min(predictor.max_len, n - 1) + 1)
+                if in_window(e := latest_occurrence(symbols[:n], length))
+            }
             assert got in candidates, n
 
 
 # --- scripted games per family --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("cycle", ["R", "RPS", "RRPPS", "RPPSSS", "PSRRS", "RRRPPPSSS",
-                                   "RRPPSRPS", "RPRPRSPSPS", "RRRRRRRP"])
+@pytest.mark.parametrize(
+    "cycle",
+    ["R", "RPS", "RRPPS", "RPPSSS", "PSRRS", "RRRPPPSSS", "RRPPSRPS", "RPRPRSPSPS", "RRRRRRRP"],
+)
 @pytest.mark.parametrize("source", ["their", "mine", "both"])
 def test_history_matcher_locks_on_a_cycle_within_three_periods(cycle: str, source: str) -> None:
     """Contexts are indexed one symbol longer each time they recur, so a cycle is predicted
@@ -776,7 +870,9 @@ def test_history_matcher_on_our_moves_and_on_pairs() -> None:
 
 def test_history_matcher_window_limits_how_old_a_match_may_be() -> None:
     rounds = [(R, t) for t in moves("RPS" * 10)]
-    assert predictions(HistoryMatcher("their", window=3), rounds)[5:] == [moves("RPS")[k % 3] for k in range(5, 31)]
+    assert predictions(HistoryMatcher("their", window=3), rounds)[5:] == [
+        moves("RPS")[k % 3] for k in range(5, 31)
+    ]
     assert set(predictions(HistoryMatcher("their", window=2), rounds)) == {None}
 
 
@@ -795,9 +891,13 @@ SAME_INDEX = {"their": "mine", "mine": "their", "both": "both"}
 
 @pytest.mark.parametrize("window", [None, 7])
 @pytest.mark.parametrize("source", ["their", "mine", "both"])
-def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(source: str, window: int | None) -> None:
+def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(
+    source: str, window: int | None
+) -> None:
     rng = random.Random(21)
-    rounds = [(rng.randrange(3), rng.choice([R, R, P, S])) for _ in range(300)] + [(R, t) for t in moves("RPPS" * 20)]
+    rounds = [(rng.randrange(3), rng.choice([R, R, P, S])) for _ in range(300)] + [
+        (R, t) for t in moves("RPPS" * 20)
+    ]
     twin = SAME_INDEX[source]
     owner, borrower = HistoryMatcher(source, 4, window), HistoryMatcher(twin, 4, window)
     shared: dict[object, object] = {}
@@ -805,20 +905,26 @@ def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(sourc
     borrower.share(shared, mirrored=True)
     assert len(shared) == 1  # one index for the two
     # the owner as a direct half, the borrower as a mirrored one (swapped arguments)
-    assert [(owner.update(m, t), borrower.update(t, m)) for m, t in rounds] == list(zip(
-        predictions(HistoryMatcher(source, 4, window), rounds)[1:],
-        predictions(HistoryMatcher(twin, 4, window), [(t, m) for m, t in rounds])[1:]))
+    assert [(owner.update(m, t), borrower.update(t, m)) for m, t in rounds] == list(
+        zip(
+            predictions(HistoryMatcher(source, 4, window), rounds)[1:],
+            predictions(HistoryMatcher(twin, 4, window), [(t, m) for m, t in rounds])[1:],
+        )
+    )
     # reset ends the borrowing: alone, the former borrower learns as a fresh matcher does
     borrower.reset()
     alone = [(t, m) for m, t in rounds[:50]]
-    assert [borrower.update(*r) for r in alone] == predictions(HistoryMatcher(twin, 4, window), alone)[1:]
+    assert [borrower.update(*r) for r in alone] == predictions(
+        HistoryMatcher(twin, 4, window), alone
+    )[1:]
 
 
 @pytest.mark.parametrize("mirrored", [False, True])
 @pytest.mark.parametrize("window", [None, 9])
 @pytest.mark.parametrize("source", ["their", "mine", "both"])
-def test_a_novelty_chain_that_borrows_counts_predicts_as_its_own_would(source: str, window: int | None,
-                                                                      mirrored: bool) -> None:
+def test_a_novelty_chain_that_borrows_counts_predicts_as_its_own_would(
+    source: str, window: int | None, mirrored: bool
+) -> None:
     rng = random.Random(23)
     rounds = [(rng.randrange(3), rng.choice([R, R, P, S])) for _ in range(300)]
     if mirrored:  # the ensemble shows a mirrored half the swapped histories
@@ -828,31 +934,47 @@ def test_a_novelty_chain_that_borrows_counts_predicts_as_its_own_would(source: s
     owner.share(shared, mirrored)
     borrower.share(shared, mirrored)
     assert len(shared) == 1
-    assert [(owner.update(*r), borrower.update(*r)) for r in rounds] == list(zip(
-        predictions(MarkovChain(3, window, source), rounds)[1:],
-        predictions(MarkovChain(3, window, source, least=True), rounds)[1:]))
+    assert [(owner.update(*r), borrower.update(*r)) for r in rounds] == list(
+        zip(
+            predictions(MarkovChain(3, window, source), rounds)[1:],
+            predictions(MarkovChain(3, window, source, least=True), rounds)[1:],
+        )
+    )
     borrower.reset()  # alone again: learns as a fresh chain does
     assert [borrower.update(*r) for r in rounds[:40]] == predictions(
-        MarkovChain(3, window, source, least=True), rounds[:40])[1:]
+        MarkovChain(3, window, source, least=True), rounds[:40]
+    )[1:]
 
 
 def test_only_identical_markov_counts_are_shared() -> None:
     shared: dict[object, object] = {}
-    for chain, mirrored in [(MarkovChain(2), False), (MarkovChain(2), True), (MarkovChain(2, source="mine"), True),
-                            (MarkovChain(3), False), (MarkovChain(2, 5), False), (MarkovChain(2, source="both"), False),
-                            (MarkovChain(2, source="both"), True)]:
+    for chain, mirrored in [
+        (MarkovChain(2), False),
+        (MarkovChain(2), True),
+        (MarkovChain(2, source="mine"), True),
+        (MarkovChain(3), False),
+        (MarkovChain(2, 5), False),
+        (MarkovChain(2, source="both"), False),
+        (MarkovChain(2, source="both"), True),
+    ]:
         chain.share(shared, mirrored)
     assert len(shared) == 7  # the mirrored chain on our moves counts our moves, not theirs
     used = MarkovChain(2)
     used.update(R, P)
     with pytest.raises(ValueError, match="fresh Markov chains"):
-        MarkovChain(2, least=True).share({("markov", "their", "their", 2, None): used}, mirrored=False)
+        MarkovChain(2, least=True).share(
+            {("markov", "their", "their", 2, None): used}, mirrored=False
+        )
 
 
 def test_only_identical_history_indexes_are_shared() -> None:
     shared: dict[object, object] = {}
-    for matcher, mirrored in [(HistoryMatcher("their"), False), (HistoryMatcher("their"), True),
-                              (HistoryMatcher("mine", max_len=3), True), (HistoryMatcher("mine", window=9), True)]:
+    for matcher, mirrored in [
+        (HistoryMatcher("their"), False),
+        (HistoryMatcher("their"), True),
+        (HistoryMatcher("mine", max_len=3), True),
+        (HistoryMatcher("mine", window=9), True),
+    ]:
         matcher.share(shared, mirrored)
     assert len(shared) == 4
     used = HistoryMatcher("both")
@@ -863,17 +985,33 @@ def test_only_identical_history_indexes_are_shared() -> None:
 
 def test_frequency_counter_window_semantics() -> None:
     rounds = [(S, t) for t in moves("RRPPS")]
-    assert predictions(FrequencyCounter(), rounds) == [None, R, R, R, R, R]  # ties: first of R, P, S
+    assert predictions(FrequencyCounter(), rounds) == [
+        None,
+        R,
+        R,
+        R,
+        R,
+        R,
+    ]  # ties: first of R, P, S
     assert predictions(FrequencyCounter(3), rounds) == [None, R, R, R, P, P]
     assert predictions(FrequencyCounter(1), rounds) == [None, R, R, P, P, S]
     # our own moves never count
-    assert predictions(FrequencyCounter(3), [(t, t) for _, t in rounds]) == predictions(FrequencyCounter(3), rounds)
+    assert predictions(FrequencyCounter(3), [(t, t) for _, t in rounds]) == predictions(
+        FrequencyCounter(3), rounds
+    )
 
 
 def test_frequency_counter_waits_for_min_count_moves() -> None:
     rounds = [(S, t) for t in moves("RRPPS")]
     assert predictions(FrequencyCounter(min_count=3), rounds) == [None, None, None, R, R, R]
-    assert predictions(FrequencyCounter(None, least=True, min_count=2), rounds) == [None, None, P, S, S, S]
+    assert predictions(FrequencyCounter(None, least=True, min_count=2), rounds) == [
+        None,
+        None,
+        P,
+        S,
+        S,
+        S,
+    ]
 
 
 def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:
@@ -889,20 +1027,27 @@ def test_frequency_counter_window_forgets_exactly_what_slid_out() -> None:
 
 
 @pytest.mark.parametrize("half", ["both", "mirrored"])
-@pytest.mark.parametrize("window, least", [(1, False), (5, False), (7, True), (None, False), (None, True)])
+@pytest.mark.parametrize(
+    "window, least", [(1, False), (5, False), (7, True), (None, False), (None, True)]
+)
 def test_tie_reading_frequency_in_the_mirrored_half_agrees_with_its_reference(
-        window: int, least: bool, half: str) -> None:
+    window: int, least: bool, half: str
+) -> None:
     reader = TieReadingFrequency(window, least=least, half=half)
     reader.share({}, mirrored=True)
     script = mixed_rounds(43, 250)
     got = predictions(reader, script)
-    assert all(got[n] == tie_reading_reference(script[:n], window, least, mirrored=True)
-               for n in range(len(script) + 1))
+    assert all(
+        got[n] == tie_reading_reference(script[:n], window, least, mirrored=True)
+        for n in range(len(script) + 1)
+    )
 
 
 @pytest.mark.parametrize("tie", ["set", "first", "last", "SPR"])
 @pytest.mark.parametrize("target", ["most", "least"])
-def test_tie_reading_frequency_reads_how_a_window_counter_of_our_moves_breaks_ties(tie: str, target: str) -> None:
+def test_tie_reading_frequency_reads_how_a_window_counter_of_our_moves_breaks_ties(
+    tie: str, target: str
+) -> None:
     """Against a side beating the most (least) frequent of our last 10 moves, as the
     mirrored half sees it: at its ties the reader names the move it targets nine times in ten
     or more, where the first of R, P, S is right at most about half the time."""
@@ -940,7 +1085,9 @@ def test_entry_orders_are_the_moves_sorted_by_where_they_entered() -> None:
         assert order == sum((m + 1) * 4 ** (len(ranked) - 1 - i) for i, (_, m) in enumerate(ranked))
         for mask in range(8):
             tied = [m for _, m in ranked if mask >> m & 1]
-            assert tied_orders[mask] == sum((m + 1) * 4 ** (len(tied) - 1 - i) for i, m in enumerate(tied))
+            assert tied_orders[mask] == sum(
+                (m + 1) * 4 ** (len(tied) - 1 - i) for i, m in enumerate(tied)
+            )
 
 
 def test_tie_contexts_with_votes_name_the_most_picked_move_the_last_among_equals() -> None:
@@ -964,6 +1111,7 @@ def test_whole_match_tie_reading_reads_a_noisy_counter_of_our_moves(noise: float
     a fifth of its moves random or none: our counts stay level (we beat what it plays), so it
     ties every few rounds; read by votes, nearly every tie names the move its rule targets,
     more often than when each tie context keeps its last reply."""
+
     def read_ties(votes: bool) -> tuple[int, int]:
         side = make_relative("counter:window=all,target=most,tie=first", random.Random(0))
         noisy = Noisy(side, noise, random.Random(1)) if noise else side
@@ -1038,9 +1186,13 @@ def hidden_choice(counts: Sequence[int], order: Sequence[Move]) -> Move:
     return next(m for m in order if counts[m] == top)
 
 
-def replies_to_hidden_model(predictor: Predictor, theirs: Sequence[Move],
-                            prior: dict[Move, tuple[int, int, int]], order: Sequence[Move],
-                            each: Callable[[int, Move], None] | None = None) -> list[bool]:
+def replies_to_hidden_model(
+    predictor: Predictor,
+    theirs: Sequence[Move],
+    prior: dict[Move, tuple[int, int, int]],
+    order: Sequence[Move],
+    each: Callable[[int, Move], None] | None = None,
+) -> list[bool]:
     """Feed rounds where our side plays beats(hidden prediction); True where predict() erred.
     ``each(i, hidden)``, if given, sees every round after the first before it is fed."""
     errors = []
@@ -1060,9 +1212,13 @@ def replies_to_hidden_model(predictor: Predictor, theirs: Sequence[Move],
     return errors
 
 
-def misses_of_hidden_model(predictor: Predictor, rng: random.Random, rounds: int,
-                           prior: dict[Move, tuple[int, int, int]],
-                           reply: Callable[[Move, random.Random], Move]) -> int:
+def misses_of_hidden_model(
+    predictor: Predictor,
+    rng: random.Random,
+    rounds: int,
+    prior: dict[Move, tuple[int, int, int]],
+    reply: Callable[[Move, random.Random], Move],
+) -> int:
     """As :func:`replies_to_hidden_model`, with the other side random (from ``rng``) and our
     side playing ``reply(hidden prediction, rng)``: the rounds where predict() missed the
     hidden prediction (silence counts as a miss), after the first 100."""
@@ -1090,7 +1246,9 @@ def test_calibrated_chain_learns_hidden_offsets_and_tie_order(
 ) -> None:
     theirs = DE_BRUIJN * 100
     errors = replies_to_hidden_model(CalibratedMarkovChain(2), theirs, prior, order)
-    assert sum(errors[36:]) == 0, f"errors after round 36: {[i for i, e in enumerate(errors) if e][:20]}"
+    assert sum(errors[36:]) == 0, (
+        f"errors after round 36: {[i for i, e in enumerate(errors) if e][:20]}"
+    )
     if prior or order != (R, P, S):
         # the plain chain cannot see the offsets: the scenario really needs calibration
         plain = replies_to_hidden_model(MarkovChain(2), theirs, prior, order)
@@ -1100,8 +1258,9 @@ def test_calibrated_chain_learns_hidden_offsets_and_tie_order(
 DOUBT_PRIORS = PRIORS + [{R: (9, 2, 7), P: (4, 8, 8), S: (6, 6, 1)}]
 
 
-def doubts_against_hidden_model(order: Sequence[Move], prior: dict[Move, tuple[int, int, int]],
-                                theirs: Sequence[Move]) -> tuple[int, int, int]:
+def doubts_against_hidden_model(
+    order: Sequence[Move], prior: dict[Move, tuple[int, int, int]], theirs: Sequence[Move]
+) -> tuple[int, int, int]:
     """As :func:`replies_to_hidden_model`, asking doubt() each round: the rounds where the
     hidden choice was the prediction plus 2 (the one miss that beats the move answering the
     prediction), those of them not doubted, and the rounds doubted after round 100."""
@@ -1124,7 +1283,9 @@ def doubts_against_hidden_model(order: Sequence[Move], prior: dict[Move, tuple[i
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
-@pytest.mark.parametrize("prior", DOUBT_PRIORS, ids=["no-prior", "prior-a", "prior-b", "prior-large"])
+@pytest.mark.parametrize(
+    "prior", DOUBT_PRIORS, ids=["no-prior", "prior-a", "prior-b", "prior-large"]
+)
 @pytest.mark.parametrize("seed", [None, 1])
 def test_calibrated_chain_doubts_whenever_its_miss_would_beat_our_answer(
     order: tuple[Move, ...], prior: dict[Move, tuple[int, int, int]], seed: int | None
@@ -1132,7 +1293,9 @@ def test_calibrated_chain_doubts_whenever_its_miss_would_beat_our_answer(
     """Where the hidden choice is the prediction plus 2, the replies so far must have left
     it open: doubt() says so. And doubt() is not said for nothing: once the offsets are
     learnt, it falls (nearly) silent."""
-    theirs = DE_BRUIJN * 30 if seed is None else [random.Random(seed).randrange(3) for _ in range(270)]
+    theirs = (
+        DE_BRUIJN * 30 if seed is None else [random.Random(seed).randrange(3) for _ in range(270)]
+    )
     _, undoubted, doubted_late = doubts_against_hidden_model(order, prior, theirs)
     assert undoubted == 0, f"{undoubted} misses beat our answer undoubted"
     assert doubted_late <= 2, f"doubt in {doubted_late} late rounds"
@@ -1166,12 +1329,14 @@ def test_doubt_is_exactly_whether_the_bounds_admit_the_dangerous_argmax() -> Non
         if predicted is None or row is None or bounds is None:
             assert not predictor.doubt()
             continue
-        low_a, high_a, low_b, high_b, low_c, high_c = (max(-60, min(60, x)) if abs(x) >= UNBOUNDED // 2 else x
-                                                       for x in bounds)
+        low_a, high_a, low_b, high_b, low_c, high_c = (
+            max(-60, min(60, x)) if abs(x) >= UNBOUNDED // 2 else x for x in bounds
+        )
         target = (predicted + 2) % 3
         feasible = any(
             low_c <= x1 - x2 <= high_c and argmax3([row[0], row[1] + x1, row[2] + x2]) == target
-            for x1 in range(low_a, high_a + 1) for x2 in range(low_b, high_b + 1)
+            for x1 in range(low_a, high_a + 1)
+            for x2 in range(low_b, high_b + 1)
         )
         assert predictor.doubt() == feasible, (row, bounds, predicted)
         outcomes.add(feasible)
@@ -1180,7 +1345,9 @@ def test_doubt_is_exactly_whether_the_bounds_admit_the_dangerous_argmax() -> Non
 
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
 @pytest.mark.parametrize("seed", [1, 2])
-def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(order: tuple[Move, ...], seed: int) -> None:
+def test_calibrated_windowed_frequency_learns_a_hidden_tie_order(
+    order: tuple[Move, ...], seed: int
+) -> None:
     """The shape of a bot that counts the other side's last ten moves and breaks ties in its
     own (for example hash-seed dependent) order."""
     rng = random.Random(seed)
@@ -1228,8 +1395,10 @@ def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
 
     rng = random.Random(3)
     for _ in range(3000):
-        d01, d02 = (rng.randint(-3 * 10**6, 3 * 10**6) if rng.random() < 0.3 else rng.randint(-4, 4)
-                    for _ in range(2))
+        d01, d02 = (
+            rng.randint(-3 * 10**6, 3 * 10**6) if rng.random() < 0.3 else rng.randint(-4, 4)
+            for _ in range(2)
+        )
         for winner in range(3):
             bounds = [-UNBOUNDED, UNBOUNDED] * 3
             for slot, limit in reply_limits(winner, d01, d02):
@@ -1251,7 +1420,9 @@ def test_calibrated_constraint_is_the_closure_of_the_bounds_and_the_reply() -> N
         bounds = [-UNBOUNDED, UNBOUNDED] * 3
         for _ in range(rng.randint(0, 4)):
             limited = list(bounds)
-            for slot, limit in reply_limits(rng.randrange(3), rng.randint(-5, 5), rng.randint(-5, 5)):
+            for slot, limit in reply_limits(
+                rng.randrange(3), rng.randint(-5, 5), rng.randint(-5, 5)
+            ):
                 limited[slot] = min(limited[slot], limit) if slot % 2 else max(limited[slot], limit)
             bounds = closure(limited) or bounds
         n0, n1, n2 = (rng.randint(0, 9) for _ in range(3))
@@ -1281,11 +1452,15 @@ def test_outcome_roll_table_decays_by_0_9_by_default() -> None:
     assert table.decay == 0.9
     script = random_rounds(51, 250)
     got = predictions(table, script)
-    expected = [outcome_roll_reference(script[:n], "their", Fraction(9, 10)) for n in range(len(script) + 1)]
+    expected = [
+        outcome_roll_reference(script[:n], "their", Fraction(9, 10)) for n in range(len(script) + 1)
+    ]
     assert got == expected
     # and the check can tell 0.9 from its neighbours
     for other in (Fraction(8, 10), Fraction(1)):
-        assert expected != [outcome_roll_reference(script[:n], "their", other) for n in range(len(script) + 1)]
+        assert expected != [
+            outcome_roll_reference(script[:n], "their", other) for n in range(len(script) + 1)
+        ]
 
 
 @pytest.mark.parametrize("roll", [0, 1, 2])
@@ -1339,7 +1514,7 @@ def test_lagged_rolls_lock_on_a_reaction_to_our_move_k_rounds_back(lag: int, rol
     # got[i] predicts round i; the reaction has been seen three times after round lag + 2
     wrong = [i for i in range(lag + 3, 80) if got[i] != theirs[i]]
     assert len(wrong) <= 3 and all(i < lag + 6 for i in wrong), wrong
-    assert got[lag + 12:-1] == theirs[lag + 12:]
+    assert got[lag + 12 : -1] == theirs[lag + 12 :]
 
 
 def test_lagged_rolls_wait_for_three_hits_and_relearn_a_new_lag() -> None:
@@ -1427,8 +1602,12 @@ class MetaPlayer:
 
     def contexts(self) -> list[object]:
         h = self.history
-        return [(view, tuple(r if view == 2 else r[view] for r in h[-k:]))
-                for k in (1, 2, 3) for view in (0, 1, 2) if len(h) >= k]
+        return [
+            (view, tuple(r if view == 2 else r[view] for r in h[-k:]))
+            for k in (1, 2, 3)
+            for view in (0, 1, 2)
+            if len(h) >= k
+        ]
 
     def observe(self, other: Move, own: Move) -> None:
         self.scores = [score * self.score_keep for score in self.scores]
@@ -1449,14 +1628,18 @@ class MetaPlayer:
         sides: list[list[Move | None]] = []
         for side in range(2):
             said = [argmax_first(self.frequency[side])]
-            said += [argmax_first(self.rows[key][side]) if key in self.rows else None for key in keys]
+            said += [
+                argmax_first(self.rows[key][side]) if key in self.rows else None for key in keys
+            ]
             said += [None] * (10 - len(said))
             sides.append(said if side == 0 else [None if q is None else (q + 1) % 3 for q in said])
         self.expected = sides[0] + sides[1]
 
 
 @pytest.mark.parametrize("memory, score_memory", [(5, 10), (10, 14), (20, 40)])
-def test_meta_of_agents_predicts_a_meta_player_of_other_memories(memory: int, score_memory: int) -> None:
+def test_meta_of_agents_predicts_a_meta_player_of_other_memories(
+    memory: int, score_memory: int
+) -> None:
     """A meta-player whose agents are among the model's but whose memories are not: its
     moves are named far more often than a guess's third (56%, 51% and over 60% here),
     though our moves are random, so its best arm changes every few rounds."""
@@ -1564,9 +1747,16 @@ def test_blended_contexts_weighting_is_what_decides() -> None:
     def plain_sum(rounds: Sequence[Round]) -> Move | None:
         n, total = len(rounds), [0, 0, 0]
         for length in range(1, min(4, n) + 1):
-            row = [sum(1 for i in range(length, n) if [symbol("both", *r) for r in rounds[i - length:i]]
-                       == [symbol("both", *r) for r in rounds[n - length:]] and rounds[i][1] == m)
-                   for m in range(3)]
+            row = [
+                sum(
+                    1
+                    for i in range(length, n)
+                    if [symbol("both", *r) for r in rounds[i - length : i]]
+                    == [symbol("both", *r) for r in rounds[n - length :]]
+                    and rounds[i][1] == m
+                )
+                for m in range(3)
+            ]
             total = [a + b for a, b in zip(total, row)]
         return argmax_first(total)
 
@@ -1591,7 +1781,9 @@ def test_shifted_calibration_reads_a_second_guessing_reply(shift: int) -> None:
     prior = PRIORS[1]
 
     def errors(predictor: Predictor) -> int:
-        return misses_of_hidden_model(predictor, rng, 600, prior, lambda hidden, _: (hidden + 1 + shift) % 3)
+        return misses_of_hidden_model(
+            predictor, rng, 600, prior, lambda hidden, _: (hidden + 1 + shift) % 3
+        )
 
     assert errors(CalibratedMarkovChain(2, infer_shift=True)) <= 5  # of 500 rounds
     if shift:
@@ -1613,12 +1805,18 @@ def test_counting_windows_keep_every_windows_counts_packed() -> None:
             packed = [(c >> (FIELD * (window - 1))) & 0x7FFF for c in predictor._counts]
             assert packed == [theirs[-window:].count(m) for m in range(3)]
         whole = [theirs.count(m) for m in range(3)]  # the field after the last window's
-        assert [(c >> (FIELD * 20)) & 0x7FFF for c in predictor._counts] == [n - min(whole) for n in whole]
+        assert [(c >> (FIELD * 20)) & 0x7FFF for c in predictor._counts] == [
+            n - min(whole) for n in whole
+        ]
 
 
-@pytest.mark.parametrize("window, target, tie", [(23, "most", "first"), (41, "least", "last"),
-                                                 (3, "most", "SRP"), (50, "most", "last")])
-def test_counting_windows_find_the_window_target_and_tie_rule(window: int, target: str, tie: str) -> None:
+@pytest.mark.parametrize(
+    "window, target, tie",
+    [(23, "most", "first"), (41, "least", "last"), (3, "most", "SRP"), (50, "most", "last")],
+)
+def test_counting_windows_find_the_window_target_and_tie_rule(
+    window: int, target: str, tie: str
+) -> None:
     from roshambo.opponents.relatives import RecentCounter
 
     bot = RecentCounter(window, target, tie)
@@ -1634,8 +1832,9 @@ def test_counting_windows_find_the_window_target_and_tie_rule(window: int, targe
     assert wrong <= 20, wrong  # of 1000 rounds against random moves of ours, ties and all
 
 
-def read_through_noise(predictor: CountingWindows, bot: Any, noise: random.Random,
-                       play: Callable[[int, Move], Move]) -> float:
+def read_through_noise(
+    predictor: CountingWindows, bot: Any, noise: random.Random, play: Callable[[int, Move], Move]
+) -> float:
     """How often ``predictor`` predicts what ``bot`` meant to play in rounds 300-1499, while
     it plays a random move one time in five (drawn from ``noise``) and we play ``play(i,
     meant)`` in round i, where it meant to play ``meant``."""
@@ -1657,13 +1856,20 @@ def share_of_meant_moves_read(window: int | None, target: str, tie: str, seed: i
     from roshambo.opponents.relatives import RecentCounter
 
     rng, noise = random.Random(seed), random.Random(seed + 100)
-    return read_through_noise(CountingWindows("mine", max_window=64), RecentCounter(window, target, tie), noise,
-                              lambda i, meant: rng.randrange(3))
+    return read_through_noise(
+        CountingWindows("mine", max_window=64),
+        RecentCounter(window, target, tie),
+        noise,
+        lambda i, meant: rng.randrange(3),
+    )
 
 
-@pytest.mark.parametrize("window, target, tie", [(20, "most", "first"), (35, "most", "last"),
-                                                 (50, "most", "RPS")])
-def test_counting_windows_keep_the_true_window_through_random_moves(window: int, target: str, tie: str) -> None:
+@pytest.mark.parametrize(
+    "window, target, tie", [(20, "most", "first"), (35, "most", "last"), (50, "most", "RPS")]
+)
+def test_counting_windows_keep_the_true_window_through_random_moves(
+    window: int, target: str, tie: str
+) -> None:
     """The window that explains a noisy counter's other moves keeps its lead over
     neighbours that agree with it but for a leader change now and then. Following the best
     decayed score instead, a neighbour took over after random moves and the predictor was
@@ -1686,7 +1892,10 @@ def test_counting_windows_follow_the_best_decayed_score_after_new_match() -> Non
     predictor = CountingWindows("mine", max_window=64)
     rng = random.Random(4)
     changes = 0
-    bots = [RecentCounter(w, t, "first") for w, t in ((3, "least"), (10, "most"), (4, "least"), (25, "most"))]
+    bots = [
+        RecentCounter(w, t, "first")
+        for w, t in ((3, "least"), (10, "most"), (4, "least"), (25, "most"))
+    ]
     for number, bot in enumerate(bots):
         ours: Move | None = None
         for _ in range(150):
@@ -1705,7 +1914,9 @@ def test_counting_windows_follow_the_best_decayed_score_after_new_match() -> Non
 
 
 @pytest.mark.parametrize("lead, split_ties", [(6, False), (48, False), (6, True), (48, True)])
-def test_counting_windows_keep_every_record_within_the_lead_of_the_best(lead: int, split_ties: bool) -> None:
+def test_counting_windows_keep_every_record_within_the_lead_of_the_best(
+    lead: int, split_ties: bool
+) -> None:
     from roshambo.predictors.windows import FULL
 
     most = FULL * lead  # records count a hit on an untied move as FULL
@@ -1719,7 +1930,9 @@ def test_counting_windows_keep_every_record_within_the_lead_of_the_best(lead: in
         kind, window = predictor._best
         assert fields[n * kind + window] == max(fields) <= most and min(fields) >= 0
         reached = reached or max(fields) == most
-        assert max(fields) == most or not reached  # once some record is the lead, the best stays there
+        assert (
+            max(fields) == most or not reached
+        )  # once some record is the lead, the best stays there
     assert reached and min(fields) < most
 
 
@@ -1750,13 +1963,17 @@ def test_split_ties_credit_a_hit_by_the_moves_tied_with_the_one_beaten() -> None
                 beaten = (theirs - 1) % 3
                 for kind in (0, 1):
                     for j in range(10):
-                        seen = mine[-(j + 1):] if j < 9 else mine
+                        seen = mine[-(j + 1) :] if j < 9 else mine
                         counts = [seen.count(m) for m in range(3)]
                         if j == 9:
                             counts = [c - min(counts) for c in counts]
                         extreme = max(counts) if kind == 0 else min(counts)
                         hit = counts[beaten] == extreme
-                        credit = (FULL // tied_with(counts, beaten) if split_ties else FULL) if hit else 0
+                        credit = (
+                            (FULL // tied_with(counts, beaten) if split_ties else FULL)
+                            if hit
+                            else 0
+                        )
                         assert (hits >> (FIELD * (10 * kind + j))) & 0xFFFF == credit, (i, kind, j)
             mine.append(ours)
 
@@ -1769,8 +1986,12 @@ def meant_moves_read(predictor: CountingWindows, pattern: Sequence[Move], seed: 
     from roshambo.opponents.relatives import RecentCounter
 
     rng = random.Random(seed)  # the counter's random moves and ours, drawn in turn
-    return read_through_noise(predictor, RecentCounter(5, "most", "first"), rng,
-                              lambda i, meant: pattern[i % len(pattern)] if rng.random() < 0.9 else rng.randrange(3))
+    return read_through_noise(
+        predictor,
+        RecentCounter(5, "most", "first"),
+        rng,
+        lambda i, meant: pattern[i % len(pattern)] if rng.random() < 0.9 else rng.randrange(3),
+    )
 
 
 def test_split_ties_keep_a_window_whose_counts_all_tie_from_outscoring_the_true_one() -> None:
@@ -1781,13 +2002,21 @@ def test_split_ties_keep_a_window_whose_counts_all_tie_from_outscoring_the_true_
     the time, against 92-97% with every hit counted whole (any lead)."""
     runs = [R, R, R, P, P, P, S, S, S]
     for seed in range(3):
-        assert meant_moves_read(CountingWindows("mine", 64, lead=48, split_ties=True), runs, seed) >= 0.98
-    whole = [meant_moves_read(CountingWindows("mine", 64, lead=lead), runs, seed) for lead in (6, 48)
-             for seed in range(3)]
+        assert (
+            meant_moves_read(CountingWindows("mine", 64, lead=48, split_ties=True), runs, seed)
+            >= 0.98
+        )
+    whole = [
+        meant_moves_read(CountingWindows("mine", 64, lead=lead), runs, seed)
+        for lead in (6, 48)
+        for seed in range(3)
+    ]
     assert max(whole) < 0.97, whole
 
 
-def tie_rule_misfits(mine: Sequence[Move], theirs: Sequence[Move], max_window: int) -> list[list[list[int]]]:
+def tie_rule_misfits(
+    mine: Sequence[Move], theirs: Sequence[Move], max_window: int
+) -> list[list[list[int]]]:
     """The reference for the counting windows' tie-rule records, from their docstring: per
     field (windows 1 to ``max_window``, the whole match; MOST's, then LEAST's), pair i of
     moves (i, i + 1) and rule (a fixed preference for i, for i + 1, the move that entered
@@ -1801,14 +2030,17 @@ def tie_rule_misfits(mine: Sequence[Move], theirs: Sequence[Move], max_window: i
         beaten = (theirs[t] - 1) % 3
         for kind in (0, 1):
             for j in range(fields):
-                seen = list(mine[:t]) if j == max_window else list(mine[max(0, t - j - 1):t])
+                seen = list(mine[:t]) if j == max_window else list(mine[max(0, t - j - 1) : t])
                 base = t - len(seen)
                 counts = [seen.count(m) for m in range(3)]
                 extreme = max(counts) if kind == 0 else min(counts)
                 if counts[beaten] != extreme:
                     continue
                 entered = [base + seen.index(m) if m in seen else -1 for m in range(3)]
-                last = [base + len(seen) - 1 - seen[::-1].index(m) if m in seen else -1 for m in range(3)]
+                last = [
+                    base + len(seen) - 1 - seen[::-1].index(m) if m in seen else -1
+                    for m in range(3)
+                ]
                 for other in range(3):
                     if other == beaten or counts[other] != extreme:
                         continue
@@ -1845,7 +2077,10 @@ def test_tie_rule_records_count_each_fields_misfits_as_the_reference_does(seed: 
         if t % 25 == 24 or t < 12:
             expected = tie_rule_misfits(mine, theirs, max_window)
             for f in range(2 * fields):
-                got = [[(predictor._misfits[i][r] >> (FIELD * f)) & 0x7FFF for r in range(4)] for i in range(3)]
+                got = [
+                    [(predictor._misfits[i][r] >> (FIELD * f)) & 0x7FFF for r in range(4)]
+                    for i in range(3)
+                ]
                 assert got == expected[f], (t, f)
 
 
@@ -1862,8 +2097,15 @@ def test_tie_rules_cap_a_wrong_rules_misfits() -> None:
         theirs = bot.move(ours)
         ours = (R, P)[i % 2]
         predictor.update(ours, theirs)
-    assert max((row[r] >> (FIELD * f)) & 0x7FFF for row in predictor._misfits for r in range(4)
-               for f in range(10)) == RULE_CAP
+    assert (
+        max(
+            (row[r] >> (FIELD * f)) & 0x7FFF
+            for row in predictor._misfits
+            for r in range(4)
+            for f in range(10)
+        )
+        == RULE_CAP
+    )
 
 
 @pytest.mark.parametrize("window, tie", [(3, "last"), (5, "first"), (12, "last"), (8, "RPS")])
@@ -1881,9 +2123,14 @@ def test_tie_rules_read_a_noisy_counters_ties_as_it_breaks_them(window: int, tie
         reads = []
         for variant in ({"tie_rules": True}, {"split_ties": True}):
             rng = random.Random(seed)  # the counter's random moves and ours, drawn in turn
-            reads.append(read_through_noise(CountingWindows("mine", 64, lead=48, **variant),
-                                            RecentCounter(window, "most", tie), rng,
-                                            lambda i, meant: (meant + 1) % 3 if rng.random() < 0.8 else rng.randrange(3)))
+            reads.append(
+                read_through_noise(
+                    CountingWindows("mine", 64, lead=48, **variant),
+                    RecentCounter(window, "most", tie),
+                    rng,
+                    lambda i, meant: (meant + 1) % 3 if rng.random() < 0.8 else rng.randrange(3),
+                )
+            )
         assert reads[0] >= 0.99 and reads[0] > reads[1], reads
 
 
@@ -1894,7 +2141,9 @@ def test_counting_windows_borrow_the_counts_of_an_identical_owner(reading: dict[
     choice: it says exactly what it would alone, carried into a new match and all; it must
     be fresh, and ``reset`` ends it."""
     rng = random.Random(9)
-    rounds = [(rng.randrange(3), rng.randrange(3) if rng.random() < 0.3 else i % 3) for i in range(900)]
+    rounds = [
+        (rng.randrange(3), rng.randrange(3) if rng.random() < 0.3 else i % 3) for i in range(900)
+    ]
     owner, borrower = CountingWindows("mine", 32), CountingWindows("mine", 32, lead=48, **reading)
     alone = CountingWindows("mine", 32, lead=48, **reading)
     shared: dict[object, object] = {}
@@ -1930,8 +2179,9 @@ def test_counting_windows_borrow_the_counts_of_an_identical_owner(reading: dict[
     assert borrower._seen == 1
 
 
-def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
-                            max_window: int) -> tuple[Move, int] | None:
+def windows_exact_by_rescan(
+    ours: Sequence[Move], theirs: Sequence[Move], max_window: int
+) -> tuple[Move, int] | None:
     """What ``CountingWindows.exact`` should say after these rounds, found by rescanning them:
     the windows (1 to ``max_window``, and the whole match) and targets (most, least) that
     every scored move since the last round none was left has hit (beaten a move leading, or
@@ -1947,7 +2197,7 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
     rules = ("x", "y", "entered", "last")
 
     def seen(w: int | None, t: int) -> Sequence[Move]:
-        return ours[:t] if w is None else ours[max(0, t - w):t]
+        return ours[:t] if w is None else ours[max(0, t - w) : t]
 
     def tied_of(w: int | None, most: bool, t: int) -> list[Move]:
         c = [seen(w, t).count(m) for m in range(3)]
@@ -1966,8 +2216,11 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
         return max((x, y), key=lambda m: len(moves) - moves[::-1].index(m))
 
     def every_field() -> dict[tuple[int | None, bool], dict[tuple[Move, Move], set[str]]]:
-        return {(w, most): {(x, y): set(rules) for x, y in itertools.combinations(range(3), 2)}
-                for w in windows for most in (True, False)}
+        return {
+            (w, most): {(x, y): set(rules) for x, y in itertools.combinations(range(3), 2)}
+            for w in windows
+            for most in (True, False)
+        }
 
     fitting = every_field()
 
@@ -2014,12 +2267,17 @@ def windows_exact_by_rescan(ours: Sequence[Move], theirs: Sequence[Move],
     return None if move is None else (move, tests - handicap)
 
 
-@pytest.mark.parametrize("opponent", ["counter:window=3,target=most,tie=SPR",
-                                      "counter:window=7,target=least,tie=RPS",
-                                      "counter:window=12,target=most,tie=first",
-                                      "counter:window=all,target=most,tie=last",
-                                      "counter:window=5,target=most,tie=RPS,noise=0.2",
-                                      "random"])
+@pytest.mark.parametrize(
+    "opponent",
+    [
+        "counter:window=3,target=most,tie=SPR",
+        "counter:window=7,target=least,tie=RPS",
+        "counter:window=12,target=most,tie=first",
+        "counter:window=all,target=most,tie=last",
+        "counter:window=5,target=most,tie=RPS,noise=0.2",
+        "random",
+    ],
+)
 def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent: str) -> None:
     """``exact()`` is, after every round, what a rescan of the whole history finds (see
     windows_exact_by_rescan): against counters of our moves it names their next move in most
@@ -2051,10 +2309,19 @@ def test_counting_windows_exact_is_what_a_rescan_of_every_window_finds(opponent:
         assert most_tests < 3, most_tests
 
 
-@pytest.mark.parametrize("before", ["random", "counter:window=4,target=most,tie=RPS",
-                                    "counter:window=9,target=least,tie=PSR", "cycle:pattern=RPSSP"])
+@pytest.mark.parametrize(
+    "before",
+    [
+        "random",
+        "counter:window=4,target=most,tie=RPS",
+        "counter:window=9,target=least,tie=PSR",
+        "cycle:pattern=RPSSP",
+    ],
+)
 @pytest.mark.parametrize("seed", range(3))
-def test_counting_windows_exact_starts_over_when_every_window_has_missed(before: str, seed: int) -> None:
+def test_counting_windows_exact_starts_over_when_every_window_has_missed(
+    before: str, seed: int
+) -> None:
     """Once every window and target has missed, each starts over: a counter that takes over
     from another opponent (a switcher's next member, the next opponent of a carried match)
     is named with five tests within a few rounds of its first move, and from 50 rounds after
@@ -2081,7 +2348,10 @@ def test_counting_windows_exact_starts_over_when_every_window_has_missed(before:
         mine = rng.randrange(3)
         predictor.update(mine, theirs)
     assert tested_from is not None and tested_from < 130 and wrong <= 1 and settled >= 100, (
-        tested_from, wrong, settled)
+        tested_from,
+        wrong,
+        settled,
+    )
 
 
 def tie_pick(moves: Sequence[Move], tied: list[Move], rule: str) -> Move:
@@ -2128,11 +2398,18 @@ def test_counting_windows_exact_names_a_counters_ties_by_its_rule(rule: str, tar
 
 
 @settings(max_examples=60, deadline=None)
-@given(window=st.one_of(st.integers(1, 30), st.none()), target=st.sampled_from(["most", "least"]),
-       rule=st.sampled_from(["".join(order) for order in itertools.permutations("RPS")] + ["first", "last", "set"]),
-       weights=st.lists(st.integers(0, 4), min_size=3, max_size=3).filter(any), seed=st.integers(0, 2**32 - 1))
+@given(
+    window=st.one_of(st.integers(1, 30), st.none()),
+    target=st.sampled_from(["most", "least"]),
+    rule=st.sampled_from(
+        ["".join(order) for order in itertools.permutations("RPS")] + ["first", "last", "set"]
+    ),
+    weights=st.lists(st.integers(0, 4), min_size=3, max_size=3).filter(any),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_counting_windows_exact_never_names_a_counters_move_wrongly(
-        window: int | None, target: str, rule: str, weights: list[int], seed: int) -> None:
+    window: int | None, target: str, rule: str, weights: list[int], seed: int
+) -> None:
     """Whatever a counter's window (1 to 30, or the whole match), target and tie rule, and
     however skewed our moves (some never played: ties of moves not counted), the exact model
     never names a move the counter does not play: its own field names the counter's move
@@ -2159,7 +2436,10 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     from roshambo.predictors.carried import CarriedOver
 
     shared: dict[object, object] = {}
-    owner, borrower = CountingWindows("mine", 16, half="direct"), CountingWindows("mine", 16, half="direct", lead=48)
+    owner, borrower = (
+        CountingWindows("mine", 16, half="direct"),
+        CountingWindows("mine", 16, half="direct", lead=48),
+    )
     owner.share(shared, False)
     borrower.share(shared, False)
     assert callable(owner.exact) and borrower.exact is None
@@ -2196,7 +2476,9 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
 
     # fitted since reset, the model counts its tests on from a new match's first move
     same = carried_tests("counter")
-    assert max(same[:40]) >= 20 and same[40] >= max(same[:40]) and same[80] >= max(same[40:80]), same
+    assert max(same[:40]) >= 20 and same[40] >= max(same[:40]) and same[80] >= max(same[40:80]), (
+        same
+    )
     # found after every window missed (the opponent has changed before), its tests start
     # over in a new match, the windows kept, less the handicap of the searches so far (the
     # first match's random moves made every window miss ten times: one test)
@@ -2314,7 +2596,9 @@ def test_periodic_moves_hold_to_a_noisy_cycles_period_and_outvote_its_noise() ->
 
 
 @pytest.mark.parametrize("pattern", ["RP", "RRPSPS", "PPSRSRRP"])
-def test_periodic_moves_follow_a_changed_cycle_of_the_same_period_after_four_periods(pattern: str) -> None:
+def test_periodic_moves_follow_a_changed_cycle_of_the_same_period_after_four_periods(
+    pattern: str,
+) -> None:
     """A cycle that changes every move but keeps its period (up to 10: from 11 on, its
     misses take the period's score below the vote's hold) keeps the vote speaking, and the old
     cycle's moves go on voting: the new cycle outvotes the old after four of its periods
@@ -2334,10 +2618,13 @@ def test_periodic_moves_follow_a_changed_cycle_of_the_same_period_after_four_per
     assert wrong == list(range(4 * period))
 
 
-@pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPSPPRPSPPS", "PPSSRPPPRPSS", "RPSSPRRSPPSRSPRS"])
+@pytest.mark.parametrize(
+    "pattern", ["RP", "RRPPS", "SPSPPRPSPPS", "PPSSRPPPRPSS", "RPSSPRRSPPSRSPRS"]
+)
 @pytest.mark.parametrize("run_limit", [None, 3])
 def test_periodic_moves_follow_an_exact_cycle_from_its_second_period(
-        pattern: str, run_limit: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    pattern: str, run_limit: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Long before the decayed score speaks, the longest run of exact repeats names the
     period: once the cycle's second period has repeated min_run moves of its first, every
     prediction is the cycle's next move. Runs halved at 2 ** 3 keep their leader."""
@@ -2347,11 +2634,14 @@ def test_periodic_moves_follow_an_exact_cycle_from_its_second_period(
     cycle = [LETTER[c] for c in pattern]
     said = [predictor.update(R, cycle[i % len(cycle)]) for i in range(400)]  # said[i]: move i + 1
     first = len(cycle) + predictor.min_run - 1  # the run of the cycle's period is min_run long
-    assert [said[i] for i in range(first, 400)] == [cycle[(i + 1) % len(cycle)] for i in range(first, 400)]
+    assert [said[i] for i in range(first, 400)] == [
+        cycle[(i + 1) % len(cycle)] for i in range(first, 400)
+    ]
 
 
-@pytest.mark.parametrize("pattern", ["RP", "RRPPS", "SPPPRPPRRRS", "SPSPPRPSPPS", "PPSSRPPPRPSS",
-                                     "RPSSPRRSPPSRSPRS"])
+@pytest.mark.parametrize(
+    "pattern", ["RP", "RRPPS", "SPPPRPPRRRS", "SPSPPRPSPPS", "PPSSRPPPRPSS", "RPSSPRRSPPSRSPRS"]
+)
 def test_periodic_moves_follow_a_cycle_from_the_start_at_its_first_repeat(pattern: str) -> None:
     """A side that has cycled from its first move is predicted from the second move of its
     second period on: once its first move has repeated, the period has held since the start
@@ -2360,7 +2650,9 @@ def test_periodic_moves_follow_a_cycle_from_the_start_at_its_first_repeat(patter
     cycle = [LETTER[c] for c in pattern]
     said = [predictor.update(R, cycle[i % len(cycle)]) for i in range(200)]  # said[i]: move i + 1
     first = len(cycle)  # said[first]: the second period's second move
-    assert [said[i] for i in range(first, 200)] == [cycle[(i + 1) % len(cycle)] for i in range(first, 200)]
+    assert [said[i] for i in range(first, 200)] == [
+        cycle[(i + 1) % len(cycle)] for i in range(first, 200)
+    ]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -2372,14 +2664,19 @@ def test_periodic_moves_follow_the_shortest_period_exact_since_the_start(seed: i
     rng = random.Random(seed)
     prefix = [rng.randrange(3) for _ in range(seed * 3)]
     cycle = [rng.randrange(3) for _ in range(rng.randrange(1, 6))]
-    moves = prefix + cycle * (60 // len(cycle)) if seed % 2 else [rng.randrange(3) for _ in range(60)]
+    moves = (
+        prefix + cycle * (60 // len(cycle)) if seed % 2 else [rng.randrange(3) for _ in range(60)]
+    )
     predictor = PeriodicMoves("their", 16)
     exact_rounds = 0
     for t, theirs in enumerate(moves):
         said = predictor.update(R, theirs)
-        seen = moves[:t + 1]
-        exact = [p for p in range(1, 17) if p < len(seen)
-                 and all(seen[i] == seen[i - p] for i in range(p, len(seen)))]
+        seen = moves[: t + 1]
+        exact = [
+            p
+            for p in range(1, 17)
+            if p < len(seen) and all(seen[i] == seen[i - p] for i in range(p, len(seen)))
+        ]
         if exact:
             exact_rounds += 1
             assert said == seen[len(seen) - exact[0]], (t, exact)
@@ -2387,7 +2684,9 @@ def test_periodic_moves_follow_the_shortest_period_exact_since_the_start(seed: i
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_periodic_moves_exact_names_the_shortest_period_fitting_every_move_and_its_tests(seed: int) -> None:
+def test_periodic_moves_exact_names_the_shortest_period_fitting_every_move_and_its_tests(
+    seed: int,
+) -> None:
     """``exact()`` is, after every move, what a rescan of the whole history finds: the move
     p back for the shortest period p up to 16 that every move since the start has repeated
     (once at least), with the n - p moves that tested it; None once every period has failed.
@@ -2395,7 +2694,9 @@ def test_periodic_moves_exact_names_the_shortest_period_fitting_every_move_and_i
     rng = random.Random(seed)
     prefix = [rng.randrange(3) for _ in range(seed * 2)]
     cycle = [rng.randrange(3) for _ in range(rng.randrange(1, 13))]
-    moves = prefix + cycle * (80 // len(cycle)) if seed % 2 else [rng.randrange(3) for _ in range(80)]
+    moves = (
+        prefix + cycle * (80 // len(cycle)) if seed % 2 else [rng.randrange(3) for _ in range(80)]
+    )
     predictor = PeriodicMoves("their", 16, half="direct")
     idle = PeriodicMoves("their", 16, half="direct")
     idle.share({}, True)
@@ -2406,9 +2707,12 @@ def test_periodic_moves_exact_names_the_shortest_period_fitting_every_move_and_i
         idle.update(theirs, R)
         ours.update(theirs, R)
         assert ours.exact() is None
-        seen = moves[:t + 1]
-        exact = [p for p in range(1, 17) if p < len(seen)
-                 and all(seen[i] == seen[i - p] for i in range(p, len(seen)))]
+        seen = moves[: t + 1]
+        exact = [
+            p
+            for p in range(1, 17)
+            if p < len(seen) and all(seen[i] == seen[i - p] for i in range(p, len(seen)))
+        ]
         expected = (seen[len(seen) - exact[0]], len(seen) - exact[0]) if exact else None
         assert predictor.exact() == expected, (t, exact)
         assert idle.exact() is None
@@ -2479,7 +2783,9 @@ def test_periodic_moves_read_a_noisy_cycle_from_its_third_period() -> None:
     the predictor names at least 89% of the cycle's moves (91.6%; 86.5% with scores starting
     at nothing, which waited for fifteen hits)."""
     named = rounds = 0
-    for pattern, seed in itertools.product(["RPPS", "RRPSPS", "RPSRRSPP", "RSPPRSSRP", "RPSSPRRSPPSR"], range(20)):
+    for pattern, seed in itertools.product(
+        ["RPPS", "RRPSPS", "RPSRRSPP", "RSPPRSSRP", "RPSSPRRSPPSR"], range(20)
+    ):
         cycle = [LETTER[c] for c in pattern]
         rng = random.Random(seed)
         predictor = PeriodicMoves("their", 16)
@@ -2501,14 +2807,20 @@ def test_periodic_moves_vote_starts_at_min_rate_whatever_it_holds_to() -> None:
     for hold_rate in (0.6, None):
         predictor = PeriodicMoves("their", 16, min_run=8192, hold_rate=hold_rate)
         said = [predictor.update(R, theirs) for theirs in moves]
-        first.append(next(i for i in range(300, len(moves)) if said[i] is not None and said[i - 1] is None))
+        first.append(
+            next(i for i in range(300, len(moves)) if said[i] is not None and said[i - 1] is None)
+        )
     assert first[0] == first[1], first
 
 
 def test_periodic_moves_vote_stays_mostly_silent_against_random_moves() -> None:
     rng = random.Random(4)
-    predictor = PeriodicMoves("their", 16, min_run=8192)  # no run gets that long by chance: the vote alone
-    spoke = sum(predictor.update(rng.randrange(3), rng.randrange(3)) is not None for _ in range(3000))
+    predictor = PeriodicMoves(
+        "their", 16, min_run=8192
+    )  # no run gets that long by chance: the vote alone
+    spoke = sum(
+        predictor.update(rng.randrange(3), rng.randrange(3)) is not None for _ in range(3000)
+    )
     assert spoke < 300, spoke
 
 
@@ -2536,9 +2848,17 @@ def test_periodic_moves_hold_to_a_lower_min_rate_by_default() -> None:
 
 
 def test_periodic_moves_reject_bad_arguments() -> None:
-    for kwargs, bad in (({"source": "both"}, "'both'"), ({"max_period": 0}, "0"), ({"min_rate": 1.0}, "1.0"),
-                        ({"min_run": 0}, "0"), ({"min_run": 8193}, "8193"), ({"hold_rate": 0.7}, "0.7"),
-                        ({"hold_rate": 0}, "0"), ({"hold_rate": True}, "True"), ({"hold_rate": "0.5"}, "'0.5'")):
+    for kwargs, bad in (
+        ({"source": "both"}, "'both'"),
+        ({"max_period": 0}, "0"),
+        ({"min_rate": 1.0}, "1.0"),
+        ({"min_run": 0}, "0"),
+        ({"min_run": 8193}, "8193"),
+        ({"hold_rate": 0.7}, "0.7"),
+        ({"hold_rate": 0}, "0"),
+        ({"hold_rate": True}, "True"),
+        ({"hold_rate": "0.5"}, "'0.5'"),
+    ):
         with pytest.raises(ValueError, match=re.escape(bad)):
             PeriodicMoves(**kwargs)
 
@@ -2546,11 +2866,14 @@ def test_periodic_moves_reject_bad_arguments() -> None:
 # --- predictors that work in one half only ---------------------------------------------------
 
 
-@pytest.mark.parametrize("make", [
-    lambda: CountingWindows("mine", 64, half="direct"),
-    lambda: PeriodicMoves("their", 16, half="direct"),
-    lambda: CalibratedMarkovChain(3, infer_shift=True, half="mirrored"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: CountingWindows("mine", 64, half="direct"),
+        lambda: PeriodicMoves("their", 16, half="direct"),
+        lambda: CalibratedMarkovChain(3, infer_shift=True, half="mirrored"),
+    ],
+)
 def test_a_one_half_predictor_idles_in_the_other_half_until_reset_by_the_ensemble(make) -> None:
     rng = random.Random(5)
     rounds = [(rng.randrange(3), i % 3) for i in range(200)]
@@ -2582,6 +2905,8 @@ def test_calibrated_chain_reads_a_counting_side_through_its_noise(seed: int) -> 
     def noisy(hidden: Move, rng: random.Random) -> Move:
         return rng.randrange(3) if rng.random() < 0.1 else beats(hidden)
 
-    remembering = misses_of_hidden_model(CalibratedMarkovChain(2), random.Random(seed), 1000, prior, noisy)
+    remembering = misses_of_hidden_model(
+        CalibratedMarkovChain(2), random.Random(seed), 1000, prior, noisy
+    )
     forgetting = misses_of_hidden_model(Forgetful(2), random.Random(seed), 1000, prior, noisy)
     assert remembering < 0.6 * forgetting

@@ -5,6 +5,7 @@ replay; bad input in between changes nothing; ``parse_letter`` accepts exactly "
 "S" and "". The shim's engine is swapped for a seeded Agent inside each example and put
 back afterwards (pytest runs ``test_module.py`` in this process too).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -30,8 +31,13 @@ shim_calls = st.lists(inputs, max_size=150).map(lambda calls: ["", *calls])
 their_moves = st.lists(st.integers(0, 2), max_size=200)
 seeds = st.integers(0, 2**32 - 1)
 anything = st.one_of(
-    st.text(max_size=4), st.binary(max_size=3), st.integers(), st.none(), st.floats(),
-    st.booleans(), st.lists(st.sampled_from(["R", "P", "S"]), max_size=2),
+    st.text(max_size=4),
+    st.binary(max_size=3),
+    st.integers(),
+    st.none(),
+    st.floats(),
+    st.booleans(),
+    st.lists(st.sampled_from(["R", "P", "S"]), max_size=2),
     st.tuples(st.sampled_from(["R", "P", "S"])),
 )
 not_a_letter = anything.filter(lambda v: not (isinstance(v, str) and v in ("R", "P", "S", "")))
@@ -84,8 +90,9 @@ def test_shim_seeded_runs_replay(calls: list[str], seed: int) -> None:
 
 @SETTINGS
 @given(before=shim_calls, after=shim_calls, seed=seeds)
-def test_shim_new_match_equals_fresh_but_for_the_carried_models(before: list[str], after: list[str],
-                                                                 seed: int) -> None:
+def test_shim_new_match_equals_fresh_but_for_the_carried_models(
+    before: list[str], after: list[str], seed: int
+) -> None:
     """Whatever happened before, "" starts a match exactly like a fresh engine's, once the
     carried-over models (which keep what they saw, see ``Ensemble.new_match``) are left out."""
     lineup = {name: make for name, make in PREDICTORS.items() if not name.startswith("carried-")}
@@ -98,8 +105,14 @@ def test_shim_new_match_equals_fresh_but_for_the_carried_models(before: list[str
 
 
 @SETTINGS
-@given(calls=shim_calls, junk=st.lists(st.tuples(st.integers(0, 150), not_a_letter), max_size=6), seed=seeds)
-def test_shim_bad_calls_in_between_change_nothing(calls: list[str], junk: list[tuple[int, object]], seed: int) -> None:
+@given(
+    calls=shim_calls,
+    junk=st.lists(st.tuples(st.integers(0, 150), not_a_letter), max_size=6),
+    seed=seeds,
+)
+def test_shim_bad_calls_in_between_change_nothing(
+    calls: list[str], junk: list[tuple[int, object]], seed: int
+) -> None:
     with seeded_shim(seed):
         clean = run_shim(calls)
     bad_before = {}
@@ -128,7 +141,9 @@ def test_agent_moves_are_always_legal(theirs: list[Move], seed: int) -> None:
 @SETTINGS
 @given(theirs=their_moves, seed=seeds)
 def test_agent_seeded_runs_replay(theirs: list[Move], seed: int) -> None:
-    assert run_agent(Agent(random.Random(seed)), theirs) == run_agent(Agent(random.Random(seed)), theirs)
+    assert run_agent(Agent(random.Random(seed)), theirs) == run_agent(
+        Agent(random.Random(seed)), theirs
+    )
 
 
 @SETTINGS
@@ -143,8 +158,14 @@ def test_agent_reset_equals_fresh(before: list[Move], after: list[Move], seed: i
 
 
 @SETTINGS
-@given(theirs=their_moves, junk=st.lists(st.tuples(st.integers(0, 200), anything), max_size=6), seed=seeds)
-def test_agent_bad_moves_in_between_change_nothing(theirs: list[Move], junk: list[tuple[int, object]], seed: int) -> None:
+@given(
+    theirs=their_moves,
+    junk=st.lists(st.tuples(st.integers(0, 200), anything), max_size=6),
+    seed=seeds,
+)
+def test_agent_bad_moves_in_between_change_nothing(
+    theirs: list[Move], junk: list[tuple[int, object]], seed: int
+) -> None:
     bad = [(i, v) for i, v in junk if not (type(v) is int and v in (0, 1, 2))]
     assume(bad)
     clean = run_agent(Agent(random.Random(seed)), theirs)
@@ -200,7 +221,9 @@ def test_shim_plays_when_the_first_call_is_a_move(run_python) -> None:
 
 @SETTINGS
 @given(first=letters, calls=shim_calls, seed=seeds)
-def test_a_first_call_with_a_move_plays_like_a_match_start(first: str, calls: list[str], seed: int) -> None:
+def test_a_first_call_with_a_move_plays_like_a_match_start(
+    first: str, calls: list[str], seed: int
+) -> None:
     """Its move answers none of ours, so it counts as "": the same moves follow."""
     with seeded_shim(seed):
         with_move = run_shim([first, *calls[1:]])

@@ -7,6 +7,7 @@ this suite itself, so it is checked by test_docs instead. Commands quoted inline
 benchmarks', the picture's) are too long to run here: their scripts must exist and take
 every option the README gives them.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,7 @@ def shown_commands() -> list[str]:
 def inline_commands() -> list[str]:
     """Commands quoted inline (`python ...`, or a benchmark by its path), on one line or two."""
     found = re.findall(r"`((?:python |benchmarks/)[^`]+)`", README)
-    return [("python " if c.startswith("benchmarks/") else "") + " ".join(c.split())
-            for c in found]
+    return [("python " if c.startswith("benchmarks/") else "") + " ".join(c.split()) for c in found]
 
 
 def argv_of(command: str, tmp_path: Path) -> list[str]:
@@ -68,17 +68,26 @@ def needs(command: str) -> None:
 def test_the_readme_shows_the_commands_this_file_expects() -> None:
     commands = shown_commands()
     assert TEST_COMMAND in commands and "python main.py" in commands
-    assert any("examples/frequency_bot.py" in c and "examples/markov_agent.py" in c
-               for c in commands)
+    assert any(
+        "examples/frequency_bot.py" in c and "examples/markov_agent.py" in c for c in commands
+    )
 
 
-@pytest.mark.parametrize("command", [c for c in shown_commands()
-                                     if c != TEST_COMMAND and " serve" not in c])
+@pytest.mark.parametrize(
+    "command", [c for c in shown_commands() if c != TEST_COMMAND and " serve" not in c]
+)
 def test_every_command_shown_runs(command: str, tmp_path: Path) -> None:
     needs(command)
     stdin = "r\np\ns\nq\n" if "--play" in command else ""
-    done = subprocess.run(argv_of(command, tmp_path), input=stdin, capture_output=True,
-                          text=True, cwd=REPO, env=python_env(), timeout=300)
+    done = subprocess.run(
+        argv_of(command, tmp_path),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=python_env(),
+        timeout=300,
+    )
     assert done.returncode == 0, f"{command}\n{done.stderr}"
     assert done.stdout.strip(), command
     assert "Traceback" not in done.stderr, done.stderr
@@ -87,8 +96,9 @@ def test_every_command_shown_runs(command: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [c for c in shown_commands() if " serve" in c])
 def test_the_serve_command_shown_serves_the_page(command: str, tmp_path: Path) -> None:
     argv = argv_of(command, tmp_path) + ["--port", "0"]
-    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              cwd=REPO, env=python_env())
+    server = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=python_env()
+    )
     try:
         line = server.stdout.readline()
         url = re.search(r"http://[\d.]+:\d+/", line)
@@ -112,8 +122,14 @@ def _script_help(words: list[str]) -> str:
     target = words[1:3] if words[1] == "-m" else words[1:2]
     if target[0] == "-m" and target[1] == "roshambo":
         target = words[1:4] if not words[3].startswith("-") else words[1:3]
-    done = subprocess.run([sys.executable, *target, "--help"], capture_output=True, text=True,
-                          cwd=REPO, env=python_env(), timeout=60)
+    done = subprocess.run(
+        [sys.executable, *target, "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=python_env(),
+        timeout=60,
+    )
     assert done.returncode == 0, f"{' '.join(target)} --help: {done.stderr}"
     return done.stdout
 

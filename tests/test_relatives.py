@@ -1,5 +1,6 @@
 """The fCC bots' relatives: specs, the grid, and each family's moves against a rescanning
 reference (the engine against them: test_relatives_bar.py and benchmarks/relatives.py)."""
+
 from __future__ import annotations
 
 import json
@@ -64,16 +65,24 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
     windows = {b.window for b in plain if isinstance(b, RecentCounter)}
     assert {2, 50, None} <= windows and len(windows) >= 12
     assert {(b.target, b.tie) for b in plain if isinstance(b, RecentCounter)} >= {
-        ("most", "first"), ("least", "last"), ("most", "set"), ("least", "RPS")}
+        ("most", "first"),
+        ("least", "last"),
+        ("most", "set"),
+        ("least", "RPS"),
+    }
     contexts = [b for b in plain if isinstance(b, ContextCounter)]
     assert {b.k for b in contexts} == {1, 2, 3} and {b.rotation for b in contexts} == {0, 1, 2}
     assert min(b.decay for b in contexts) == 0.8 and max(b.decay for b in contexts) == 1.0
     assert {(b.lag, b.mode) for b in plain if isinstance(b, Reaction)} == {
-        (lag, mode) for lag in (1, 2, 3) for mode in ("beat", "copy", "lose")}
+        (lag, mode) for lag in (1, 2, 3) for mode in ("beat", "copy", "lose")
+    }
     assert {len(p) for p in cycle_patterns()} == set(range(2, 13))
     # with noise too: the shortest and the longest cycles, and some between
-    assert {len(b.inner.pattern) for b in bots if isinstance(b, Noisy) and isinstance(b.inner, FixedCycle)} == {
-        2, 4, 7, 9, 12}
+    assert {
+        len(b.inner.pattern)
+        for b in bots
+        if isinstance(b, Noisy) and isinstance(b.inner, FixedCycle)
+    } == {2, 4, 7, 9, 12}
     assert {b.period for b in plain if isinstance(b, Switcher)} == {50, 100, 200}
     # the members' draws: several, so that no one trio stands for the family
     assert len({b.members for b in plain if isinstance(b, Switcher)}) >= 4
@@ -81,13 +90,26 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
     assert {b.inner.family for b in bots if isinstance(b, Noisy)} == set(FAMILIES)
 
 
-@pytest.mark.parametrize("spec, bad", [
-    ("counter:window=0", "0"), ("counter:window=x", "'x'"), ("counter:target=middle", "'middle'"),
-    ("counter:tie=RRS", "'RRS'"), ("counter:size=3", "'size=3'"), ("counter:window=3,window=4", "'window=4'"),
-    ("context:k=0", "0"), ("context:decay=1.5", "1.5"), ("context:rotation=3", "3"),
-    ("reaction:mode=hit", "'hit'"), ("cycle:pattern=RXP", "'RXP'"), ("switcher:period=-1", "-1"),
-    ("cycle:pattern=RP,noise=1", "1.0"), ("cycle:pattern=RP,noise=nan", "nan"), ("cycles:pattern=R", "'cycles:pattern=R'"),
-])
+@pytest.mark.parametrize(
+    "spec, bad",
+    [
+        ("counter:window=0", "0"),
+        ("counter:window=x", "'x'"),
+        ("counter:target=middle", "'middle'"),
+        ("counter:tie=RRS", "'RRS'"),
+        ("counter:size=3", "'size=3'"),
+        ("counter:window=3,window=4", "'window=4'"),
+        ("context:k=0", "0"),
+        ("context:decay=1.5", "1.5"),
+        ("context:rotation=3", "3"),
+        ("reaction:mode=hit", "'hit'"),
+        ("cycle:pattern=RXP", "'RXP'"),
+        ("switcher:period=-1", "-1"),
+        ("cycle:pattern=RP,noise=1", "1.0"),
+        ("cycle:pattern=RP,noise=nan", "nan"),
+        ("cycles:pattern=R", "'cycles:pattern=R'"),
+    ],
+)
 def test_bad_specs_raise_naming_the_bad_value(spec: str, bad: str) -> None:
     with pytest.raises(ValueError, match=re.escape(bad)):
         make_opponent(spec)
@@ -126,7 +148,9 @@ def counter_reference(history: list[Move], window: int | None, target: str, tie:
 @pytest.mark.parametrize("window", [2, 5, 10, 20, None])
 @pytest.mark.parametrize("target", ["most", "least"])
 @pytest.mark.parametrize("tie", ["first", "last", "RPS", "PSR"])
-def test_counter_matches_a_rescan_and_carries_its_window(window: int | None, target: str, tie: str) -> None:
+def test_counter_matches_a_rescan_and_carries_its_window(
+    window: int | None, target: str, tie: str
+) -> None:
     bot = RecentCounter(window, target, tie)
     history: list[Move] = []
     for match, script in enumerate((random_moves(1, 150), random_moves(2, 150, "RP"))):
@@ -143,7 +167,7 @@ def test_counter_first_tie_is_counter_most_common() -> None:
     script = random_moves(3, 300, "RP")
     for turn, move in enumerate(play(bot, script)):
         if turn:
-            window = [LETTERS[m] for m in script[max(0, turn - 10):turn]]
+            window = [LETTERS[m] for m in script[max(0, turn - 10) : turn]]
             assert move == beats(LETTERS.index(Counter(window).most_common(1)[0][0]))
 
 
@@ -177,8 +201,14 @@ print(json.dumps([mismatches, ties]))
 def test_counter_set_tie_is_cpythons_max_over_a_set(hash_seed: str) -> None:
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-c", SET_RULE], capture_output=True, text=True,
-                          cwd=ROOT, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SET_RULE],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     mismatches, ties = json.loads(done.stdout)
     assert mismatches == 0 and ties > 50
 
@@ -186,9 +216,9 @@ def test_counter_set_tie_is_cpythons_max_over_a_set(hash_seed: str) -> None:
 def context_reference(history: list[Move], k: int, rotation: int) -> Move:
     counts = [0, 0, 0]
     if len(history) >= k:
-        context = history[len(history) - k:]
+        context = history[len(history) - k :]
         for i in range(k, len(history)):
-            if history[i - k:i] == context:
+            if history[i - k : i] == context:
                 counts[history[i]] += 1
     prediction = max(range(3), key=counts.__getitem__)
     return (prediction + 1 + rotation) % 3
@@ -261,7 +291,11 @@ def test_a_noisy_member_says_what_its_rule_played_before_the_noise() -> None:
         rules.append(bot.rule_move)
         their_last = theirs
     assert rules == clean  # the rule's move, whatever the noise made of it
-    assert 0.2 * 2 / 3 - 0.06 < sum(a != b for a, b in zip(played, rules)) / len(script) < 0.2 * 2 / 3 + 0.06
+    assert (
+        0.2 * 2 / 3 - 0.06
+        < sum(a != b for a, b in zip(played, rules)) / len(script)
+        < 0.2 * 2 / 3 + 0.06
+    )
     with pytest.raises(ValueError, match="7"):
         bot.move(7)  # type: ignore[arg-type]
     assert bot.rule_move == rules[-1]  # a bad move changes nothing

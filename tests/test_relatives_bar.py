@@ -8,6 +8,7 @@ The sample is one or two members of each family that the engine meets with margi
 still under the bar): the test guards what has been reached, so a change to the engine that
 breaks it fails here, seeded and in seconds.
 """
+
 from __future__ import annotations
 
 import random
@@ -92,6 +93,14 @@ def test_engine_is_within_a_point_of_the_best_achievable_against_noisy_members(s
     share = float(spec.split(",noise=")[1])
     for match, (wins, losses, best_wins, best_losses) in enumerate(decisive_games(spec)):
         shortfall = 100 * (best_wins / (best_wins + best_losses) - wins / (wins + losses))
-        assert shortfall <= NOISY_SHORTFALL, (spec, match, wins, losses, best_wins, best_losses, shortfall)
+        assert shortfall <= NOISY_SHORTFALL, (
+            spec,
+            match,
+            wins,
+            losses,
+            best_wins,
+            best_losses,
+            shortfall,
+        )
         # the rule beater's record is the noise's: its losses are about a third of it
         assert abs(best_losses - 1000 * share / 3) < 30, (spec, match, best_losses)

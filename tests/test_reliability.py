@@ -5,6 +5,7 @@ Cost per move is measured in executed Python lines (deterministic), not in secon
 targets live in the benchmarks (``python -m roshambo bench``), where a noisy machine cannot
 fail a build.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,9 @@ def duel(agent: Agent, opponent_name: str, seed: int, rounds: int) -> list[tuple
     return history
 
 
-def counted_block(agent: Agent, bot: object, ours: Move | None, theirs: Move | None,
-                  moves: int) -> tuple[int, Move | None, Move | None]:
+def counted_block(
+    agent: Agent, bot: object, ours: Move | None, theirs: Move | None, moves: int
+) -> tuple[int, Move | None, Move | None]:
     """Play ``moves`` moves; return the Python lines the engine executed, and the last moves."""
     count = 0
     for _ in range(moves):
@@ -68,9 +70,11 @@ def test_a_long_match_completes_at_a_constant_cost_per_move() -> None:
     late, ours, theirs = counted_block(agent, bot, ours, theirs, BLOCK)
     assert agent.rounds == LONG_MATCH - 1
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before
-    print(f"\n{LONG_MATCH} moves: {early / BLOCK:.0f} lines/move early, {late / BLOCK:.0f} late "
-          f"(x{late / early:.2f}); peak RSS grew {grown_kb / 1024:.0f} MB "
-          f"({grown_kb * 1024 / LONG_MATCH:.0f} bytes/move); score {score:+d}")
+    print(
+        f"\n{LONG_MATCH} moves: {early / BLOCK:.0f} lines/move early, {late / BLOCK:.0f} late "
+        f"(x{late / early:.2f}); peak RSS grew {grown_kb / 1024:.0f} MB "
+        f"({grown_kb * 1024 / LONG_MATCH:.0f} bytes/move); score {score:+d}"
+    )
     assert late <= 1.25 * early, f"{early} lines per {BLOCK} moves early, {late} late"
     assert grown_kb * 1024 < 500 * LONG_MATCH, f"peak RSS grew {grown_kb} KB"
     # against a random opponent nobody wins by more than noise (5 standard deviations)

@@ -6,6 +6,7 @@ Expected moves come from the specification, by hand or by small reference models
 here independently of the module. ``play`` itself is tested in-process with local scripted
 players only, so pytest's copies of the bots are never touched.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -50,7 +51,9 @@ print(json.dumps(moves))
 """
 
 
-def call_bot(run_python, bot: str, matches: list[list[str]], hashseed: str = "0") -> list[list[str]]:
+def call_bot(
+    run_python, bot: str, matches: list[list[str]], hashseed: str = "0"
+) -> list[list[str]]:
     """The bot's replies, match by match, when called with these arguments in a fresh process."""
     done = run_python("-c", CALL_BOT, bot, json.dumps(matches), hashseed=hashseed)
     assert done.returncode == 0, done.stderr
@@ -81,6 +84,7 @@ def abbey_reference(matches: list[list[str]]) -> list[list[str]]:
 
 # --- quincy -------------------------------------------------------------------------------
 
+
 def test_quincy_cycles_rrpps_from_its_second_entry_and_ignores_input(run_python):
     # counter[0] becomes 1, 2, 3, ... before indexing ["R", "R", "P", "P", "S"]
     matches = [["", "R", "P", "S", "R", "S", "S"], ["", "S", "S", "S", "S", "S"]]
@@ -95,12 +99,14 @@ def test_quincy_counter_carries_into_the_next_match_through_play(run_python):
 
 # --- kris ---------------------------------------------------------------------------------
 
+
 def test_kris_beats_the_previous_move_and_reads_empty_as_rock(run_python):
     matches = [["", "R", "P", "S", "S", "P"], ["", "S"]]
     assert call_bot(run_python, "kris", matches) == [list("PPSRRS"), list("PR")]
 
 
 # --- abbey --------------------------------------------------------------------------------
+
 
 def test_abbey_pinned_by_hand(run_python):
     # Match 1 worked by hand: pairs RP, PP, PR, RP, PP, PR accumulate; "PR" wins the tie
@@ -181,8 +187,10 @@ def test_mrugesh_matches_the_spec_under_a_hash_seed(run_python, hashseed):
     assert report["ties"] > 0, "the script must exercise tie-breaks among R, P and S"
 
 
-@pytest.mark.skipif(sys.hash_info.algorithm != "siphash13",
-                    reason="seeds 0 and 4 were chosen for siphash13 string hashing")
+@pytest.mark.skipif(
+    sys.hash_info.algorithm != "siphash13",
+    reason="seeds 0 and 4 were chosen for siphash13 string hashing",
+)
 def test_mrugesh_tie_breaks_really_depend_on_the_hash_seed(run_python):
     seed0 = call_bot(run_python, "mrugesh", MRUGESH_MATCHES, hashseed="0")
     seed4 = call_bot(run_python, "mrugesh", MRUGESH_MATCHES, hashseed="4")
@@ -190,6 +198,7 @@ def test_mrugesh_tie_breaks_really_depend_on_the_hash_seed(run_python):
 
 
 # --- play ---------------------------------------------------------------------------------
+
 
 class Scripted:
     """An fCC-style player that returns a fixed script and logs what it was given."""
@@ -267,8 +276,10 @@ def test_play_tally_matches_an_independent_count(games):
         builtins.print = original_print
     expected = wins / (wins + losses) * 100 if wins + losses else 0
     assert rate == expected
-    assert lines == [f"Final results: {{'p1': {wins}, 'p2': {losses}, 'tie': {ties}}}",
-                     f"Player 1 win rate: {expected}%"]
+    assert lines == [
+        f"Final results: {{'p1': {wins}, 'p2': {losses}, 'tie': {ties}}}",
+        f"Player 1 win rate: {expected}%",
+    ]
 
 
 @pytest.mark.parametrize("bad", ["r", "Rock", "", " R", "RP", None, 0, b"R"])
@@ -287,6 +298,7 @@ def test_play_rejects_a_bad_move_naming_player_game_and_value(capsys, bad, side)
 
 
 # --- human and random_player --------------------------------------------------------------
+
 
 def test_human_asks_again_until_the_answer_is_r_p_or_s(monkeypatch, capsys):
     answers = iter(["x", "r", "rock", "", "S"])

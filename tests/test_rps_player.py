@@ -6,6 +6,7 @@ back whatever was there afterwards, since pytest also runs ``test_module.py`` in
 The fCC bots in ``RPS_game`` keep state too, so only local scripted opponents (and the
 stateless ``kris``) are played here.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -59,7 +60,9 @@ def cycle_bot(pattern: str) -> Callable[[str], str]:
     return bot
 
 
-def reference(seed: int, their_moves: Sequence[str], factories: dict[str, Factory] | None = None) -> list[str]:
+def reference(
+    seed: int, their_moves: Sequence[str], factories: dict[str, Factory] | None = None
+) -> list[str]:
     """What a fresh Agent(Random(seed)) plays in a match where the opponent plays these."""
     agent = Agent(random.Random(seed), factories=factories)
     ours = [LETTERS[agent.move(None)]]
@@ -118,7 +121,9 @@ def undisturbed(seed: int, their_seed: int, rounds: int) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("bad", BAD_NON_STRINGS + BAD_STRINGS)
 @pytest.mark.parametrize("at", [0, 1, 2, 60])
-def test_match_continues_as_if_the_bad_call_never_happened(engine_slot: list, bad: object, at: int) -> None:
+def test_match_continues_as_if_the_bad_call_never_happened(
+    engine_slot: list, bad: object, at: int
+) -> None:
     theirs = random_letters(2, 100)
     install(engine_slot, 3)
     assert tuple(shim_match(theirs, {at: bad})) == undisturbed(3, 2, 100)
@@ -177,7 +182,9 @@ def test_bad_call_leaves_the_os_seeded_engine_exactly_as_it_was(engine_slot: lis
 
 
 @pytest.mark.parametrize("cut_at", [0, 1, 2, 7, 100, 1000])
-def test_a_new_match_forgets_all_but_the_carried_models_after_a_match_cut_short(engine_slot: list, cut_at: int) -> None:
+def test_a_new_match_forgets_all_but_the_carried_models_after_a_match_cut_short(
+    engine_slot: list, cut_at: int
+) -> None:
     rng = install(engine_slot, 7, UNCARRIED)
     if cut_at:
         shim_match(random_letters(8, cut_at))
@@ -196,7 +203,9 @@ def test_a_new_match_forgets_all_but_the_carried_models_after_zero_games(engine_
     assert shim_match(theirs) == reference(12, theirs, UNCARRIED)
 
 
-def test_a_new_match_forgets_all_but_the_carried_models_after_a_crashed_match(engine_slot: list, capsys) -> None:
+def test_a_new_match_forgets_all_but_the_carried_models_after_a_crashed_match(
+    engine_slot: list, capsys
+) -> None:
     def crashing(prev: str, calls: list = []) -> str:  # noqa: B006 - the fCC bot shape
         calls.append(prev)
         if len(calls) == 30:
@@ -211,7 +220,9 @@ def test_a_new_match_forgets_all_but_the_carried_models_after_a_crashed_match(en
     assert shim_match(theirs) == reference(15, theirs, UNCARRIED)
 
 
-def test_a_new_match_forgets_all_but_the_carried_models_after_bad_input_mid_match(engine_slot: list) -> None:
+def test_a_new_match_forgets_all_but_the_carried_models_after_bad_input_mid_match(
+    engine_slot: list,
+) -> None:
     rng = install(engine_slot, 17, UNCARRIED)
     shim_match(random_letters(18, 50))
     with pytest.raises(ValueError):

@@ -3,6 +3,7 @@
 The runner compiles the source once, keeps one namespace per bot, and each round sets
 ``input`` ("" first, then the opponent's last move), execs the code and reads ``output``.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -42,8 +43,10 @@ def test_legal_outputs_and_a_clear_win_against_a_cycle(code: CodeType, script: s
     outputs = play(code, {}, script, 1000)
     assert set(outputs) <= {"R", "P", "S"} and len(outputs) == 1000
     # Any engine that learns beats a fixed cycle; the fCC bar is a 60% win rate.
-    wins = sum(outcome("RPS".index(mine), "RPS".index(script[index % len(script)])) == 1
-               for index, mine in enumerate(outputs))
+    wins = sum(
+        outcome("RPS".index(mine), "RPS".index(script[index % len(script)])) == 1
+        for index, mine in enumerate(outputs)
+    )
     assert wins >= 600
 
 
@@ -112,13 +115,23 @@ else:
 
 
 def run_bare(script: Path, mode: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*BARE_PYTHON, "-c", RUNNER, str(script), mode], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [*BARE_PYTHON, "-c", RUNNER, str(script), mode],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_finds_roshambo_from_file_or_says_how(tmp_path: Path) -> None:
-    hidden = subprocess.run([*BARE_PYTHON, "-c", "import roshambo"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=60)
+    hidden = subprocess.run(
+        [*BARE_PYTHON, "-c", "import roshambo"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert hidden.returncode != 0, "roshambo is importable even without site-packages"
     alone = tmp_path / "rpscontest_bot.py"  # a copy far from the repository
     alone.write_text(SCRIPT.read_text())
@@ -128,5 +141,6 @@ def test_finds_roshambo_from_file_or_says_how(tmp_path: Path) -> None:
     assert with_file.stdout.split()[1] in ("R", "P", "S")
     for script, mode in ((SCRIPT, "without-file"), (alone, "with-file"), (alone, "without-file")):
         done = run_bare(script, mode, tmp_path)
-        assert done.stdout.startswith("ImportError: rpscontest_bot.py needs the roshambo "
-                                      "package"), (script, mode, done.stdout, done.stderr)
+        assert done.stdout.startswith(
+            "ImportError: rpscontest_bot.py needs the roshambo package"
+        ), (script, mode, done.stdout, done.stderr)

@@ -1,4 +1,5 @@
 """Run logs: every match streamed as it finishes, and a killed run resumed to the same table."""
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,18 @@ def test_every_match_is_one_line_after_the_run_description(tmp_path) -> None:
     assert lines[0]["run"]["seed"] == 9 and lines[0]["run"]["population"] == list(NAMES)
     assert len(lines) == 1 + len(result.matches) == 1 + 6 * 2
     for line in lines[1:]:
-        assert {"player", "opponent", "rep", "seed", "score", "wins", "losses", "ties",
-                "seconds", "forfeit"} <= set(line)
+        assert {
+            "player",
+            "opponent",
+            "rep",
+            "seed",
+            "score",
+            "wins",
+            "losses",
+            "ties",
+            "seconds",
+            "forfeit",
+        } <= set(line)
         assert line["seconds"] >= 0
     assert {result_from_line(line) for line in lines[1:]} == set(result.matches)
 
@@ -49,7 +60,7 @@ def test_a_run_cut_anywhere_resumes_to_the_uninterrupted_result(tmp_path, kept: 
     lines = data.splitlines(keepends=True)
     for torn in (b"", lines[min(kept + 1, len(lines) - 1)][:17]):  # cut clean, or mid-line
         part = tmp_path / f"part{len(torn)}.jsonl"
-        part.write_bytes(b"".join(lines[:1 + kept]) + torn)
+        part.write_bytes(b"".join(lines[: 1 + kept]) + torn)
         resumed = run(part)
         assert resumed == whole
         records = part.read_text(encoding="utf-8").splitlines()
@@ -66,11 +77,14 @@ def test_a_finished_run_is_not_played_again(tmp_path, monkeypatch) -> None:
     assert run(out) == first
 
 
-@pytest.mark.parametrize("change, complaint", [
-    ({"seed": 10}, "seed 9, not 10"),
-    ({"n": 50}, "n 40, not 50"),
-    ({"reps": 3}, "reps 2, not 3"),
-])
+@pytest.mark.parametrize(
+    "change, complaint",
+    [
+        ({"seed": 10}, "seed 9, not 10"),
+        ({"n": 50}, "n 40, not 50"),
+        ({"reps": 3}, "reps 2, not 3"),
+    ],
+)
 def test_a_log_of_another_run_is_refused_and_left_alone(tmp_path, change, complaint) -> None:
     out = tmp_path / "run.jsonl"
     run(out)
@@ -84,8 +98,9 @@ def test_other_players_are_another_run(tmp_path) -> None:
     out = tmp_path / "run.jsonl"
     run(out)
     with pytest.raises(ValueError, match="other population"):
-        tournament({name: Registered(name, 40) for name in NAMES[:3]}, n=40, reps=2, seed=9,
-                   out=out)
+        tournament(
+            {name: Registered(name, 40) for name in NAMES[:3]}, n=40, reps=2, seed=9, out=out
+        )
 
 
 def test_files_that_are_not_run_logs_are_refused(tmp_path) -> None:
@@ -105,14 +120,19 @@ def test_files_that_are_not_run_logs_are_refused(tmp_path) -> None:
 
 
 def test_forfeits_survive_the_round_trip() -> None:
-    result = MatchResult("a.py", "b", 1, 9, 0, 5, 10, 3, Forfeit("a.py", 2, "timeout", "timeout: x"))
+    result = MatchResult(
+        "a.py", "b", 1, 9, 0, 5, 10, 3, Forfeit("a.py", 2, "timeout", "timeout: x")
+    )
     assert result_from_line(json.loads(json.dumps(match_line(result, 0.25)))) == result
 
 
 def table_of(output: str) -> str:
     """The printed result without the timing footer and file notes."""
-    return "\n".join(line for line in output.splitlines()
-                     if not line.startswith(("match log:", "wrote ")) and " matches in " not in line)
+    return "\n".join(
+        line
+        for line in output.splitlines()
+        if not line.startswith(("match log:", "wrote ")) and " matches in " not in line
+    )
 
 
 def test_the_cli_resumes_with_the_logged_seed(tmp_path, capsys) -> None:
@@ -127,12 +147,27 @@ def test_the_cli_resumes_with_the_logged_seed(tmp_path, capsys) -> None:
 
 
 def test_a_run_killed_mid_way_resumes_to_the_same_table(tmp_path, capsys) -> None:
-    command = ["tournament", "ai", *NAMES, "--games", "300", "--reps", "3", "--seed", "21",
-               "--workers", "1"]
+    command = [
+        "tournament",
+        "ai",
+        *NAMES,
+        "--games",
+        "300",
+        "--reps",
+        "3",
+        "--seed",
+        "21",
+        "--workers",
+        "1",
+    ]
     killed = tmp_path / "killed.jsonl"
-    child = subprocess.Popen([sys.executable, "-m", "roshambo", *command, "--out", str(killed)],
-                             cwd=REPO, env=python_env(), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "roshambo", *command, "--out", str(killed)],
+        cwd=REPO,
+        env=python_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

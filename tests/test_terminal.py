@@ -1,4 +1,5 @@
 """The terminal session (issue 5): parsing, scoring, the loop's endings, and real terminals."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -46,9 +47,18 @@ class ScriptedOpponent:
         return self.moves[len(self.shown) - 1]
 
 
-def markov_belief(strategy: str = "markov.1", hedging: bool = False, cautious: bool = False) -> Belief:
-    return Belief(strategy=strategy, family="markov", window=9, rotation=1, score=1.5,
-                  hedging=hedging, cautious=cautious)
+def markov_belief(
+    strategy: str = "markov.1", hedging: bool = False, cautious: bool = False
+) -> Belief:
+    return Belief(
+        strategy=strategy,
+        family="markov",
+        window=9,
+        rotation=1,
+        score=1.5,
+        hedging=hedging,
+        cautious=cautious,
+    )
 
 
 class BelievingOpponent(ScriptedOpponent):
@@ -66,11 +76,22 @@ class LinesThenInterrupt(io.StringIO):
         return line
 
 
-@pytest.mark.parametrize("text, move", [
-    ("r", ROCK), ("R", ROCK), ("  rock \n", ROCK), ("ROCK", ROCK), ("RoCk", ROCK),
-    ("p", PAPER), ("Paper\n", PAPER), ("\tP", PAPER),
-    ("s", SCISSORS), ("SCISSORS", SCISSORS), ("scissors\r\n", SCISSORS),
-])
+@pytest.mark.parametrize(
+    "text, move",
+    [
+        ("r", ROCK),
+        ("R", ROCK),
+        ("  rock \n", ROCK),
+        ("ROCK", ROCK),
+        ("RoCk", ROCK),
+        ("p", PAPER),
+        ("Paper\n", PAPER),
+        ("\tP", PAPER),
+        ("s", SCISSORS),
+        ("SCISSORS", SCISSORS),
+        ("scissors\r\n", SCISSORS),
+    ],
+)
 def test_parse_command_accepts_letters_and_words_in_any_case(text, move):
     assert parse_command(text) == move
 
@@ -141,8 +162,12 @@ def test_run_session_ends_cleanly_at_end_of_input():
     out = io.StringIO()
     score = run_session(ScriptedOpponent([ROCK]), stdin=io.StringIO("s"), stdout=out)
     assert score == Score(0, 1, 0)
-    assert out.getvalue().rstrip().endswith(
-        "Game over (end of input) after 1 round: you 0, bot 1, ties 0; your win rate 0.0%."
+    assert (
+        out.getvalue()
+        .rstrip()
+        .endswith(
+            "Game over (end of input) after 1 round: you 0, bot 1, ties 0; your win rate 0.0%."
+        )
     )
 
 
@@ -155,7 +180,9 @@ def test_run_session_ends_cleanly_on_ctrl_c():
 
 def test_run_session_shows_beliefs_with_explain():
     out = io.StringIO()
-    run_session(BelievingOpponent([ROCK, ROCK]), explain=True, stdin=io.StringIO("p\nr\n"), stdout=out)
+    run_session(
+        BelievingOpponent([ROCK, ROCK]), explain=True, stdin=io.StringIO("p\nr\n"), stdout=out
+    )
     lines = out.getvalue().splitlines()
     assert out.getvalue().count(format_belief(markov_belief("markov.1"))) == 1
     assert sum(line.startswith("  It follows markov.") for line in lines) == 2
@@ -168,19 +195,23 @@ def test_format_belief_says_what_it_follows_over_what_how_sure_and_whether_it_he
         "    second-guesses it by 2 steps.\n"
         "  Window: the strategy with the best record over the last 9 rounds. Record: +1.50 (wins\n"
         "    minus losses of following it; each older round counts 1% less). Mode: hedging: it\n"
-        "    trusts no strategy and plays at random.")
+        "    trusts no strategy and plays at random."
+    )
     assert " ".join(format_belief(markov_belief("markov.2")).split()).endswith(
-        "Mode: confident: it follows the strategy.")
+        "Mode: confident: it follows the strategy."
+    )
     assert "Mode: cautious: it played for a tie or a win." in " ".join(
-        format_belief(markov_belief("markov.2", cautious=True)).split())
+        format_belief(markov_belief("markov.2", cautious=True)).split()
+    )
     exact = dataclasses.replace(markov_belief("period16-their.0"), exact=True)
     assert "Window: none: a rule you have kept" in format_belief(exact)
 
 
 def test_run_session_against_the_real_agent_with_explain():
     out = io.StringIO()
-    score = run_session(Agent(random.Random(7)), explain=True,
-                        stdin=io.StringIO("r\n" * 12), stdout=out)
+    score = run_session(
+        Agent(random.Random(7)), explain=True, stdin=io.StringIO("r\n" * 12), stdout=out
+    )
     assert score.rounds == 12
     assert sum(line.startswith("  It ") for line in out.getvalue().splitlines()) == 12
     assert out.getvalue().count("Mode:") == 12
@@ -203,9 +234,12 @@ def test_session_opponent_is_seeded_by_the_rng_it_is_given():
             last = index * 7 % 3
         return played
 
-    assert moves(session_opponent("ai", random.Random(3))) == moves(session_opponent("ai", random.Random(3)))
+    assert moves(session_opponent("ai", random.Random(3))) == moves(
+        session_opponent("ai", random.Random(3))
+    )
     assert moves(session_opponent("random", random.Random(3))) == moves(
-        session_opponent("random", random.Random(3)))
+        session_opponent("random", random.Random(3))
+    )
 
 
 def test_session_opponent_refuses_unknown_names():
@@ -214,7 +248,9 @@ def test_session_opponent_refuses_unknown_names():
 
 
 def test_session_opponent_builds_classic_bots_for_long_sessions():
-    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
+    pytest.importorskip(
+        "pyspiel", reason="the classic field needs open_spiel: pip install open_spiel"
+    )
     bot = session_opponent("classic:greenberg", random.Random(1))
     assert bot.name == "classic:greenberg" and bot.capacity == SESSION_THROWS
     score = run_session(bot, stdin=io.StringIO("r\np\ns\n"), stdout=io.StringIO())
@@ -223,17 +259,31 @@ def test_session_opponent_builds_classic_bots_for_long_sessions():
 
 # --- through real processes ---------------------------------------------------------------
 
+
 def test_play_kris_through_a_subprocess_with_scripted_stdin(run_python):
     # kris plays P first (it reads "" as R), then beats our previous move.
     done = run_python("main.py", "--play", "kris", stdin="rock\n  nope \nS\n")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert any(line.endswith("Round 1: you rock, kris paper -> kris wins. "
-                             "Score: you 0, kris 1, ties 0; your win rate 0.0%") for line in lines)
+    assert any(
+        line.endswith(
+            "Round 1: you rock, kris paper -> kris wins. "
+            "Score: you 0, kris 1, ties 0; your win rate 0.0%"
+        )
+        for line in lines
+    )
     assert any("'nope' is not a move" in line for line in lines)
-    assert any(line.endswith("Round 2: you scissors, kris paper -> you win. "
-                             "Score: you 1, kris 1, ties 0; your win rate 50.0%") for line in lines)
-    assert lines[-1] == "Game over (end of input) after 2 rounds: you 1, kris 1, ties 0; your win rate 50.0%."
+    assert any(
+        line.endswith(
+            "Round 2: you scissors, kris paper -> you win. "
+            "Score: you 1, kris 1, ties 0; your win rate 50.0%"
+        )
+        for line in lines
+    )
+    assert (
+        lines[-1]
+        == "Game over (end of input) after 2 rounds: you 1, kris 1, ties 0; your win rate 50.0%."
+    )
 
 
 def test_play_ai_with_explain_through_a_subprocess(run_python):
@@ -243,8 +293,9 @@ def test_play_ai_with_explain_through_a_subprocess(run_python):
     assert "Game over (quit) after 3 rounds" in done.stdout
 
 
-def _read_until(fd: int, needle: bytes, buffer: bytearray, start: int = 0,
-                timeout: float = 20) -> int:
+def _read_until(
+    fd: int, needle: bytes, buffer: bytearray, start: int = 0, timeout: float = 20
+) -> int:
     """Read from ``fd`` into ``buffer`` until ``needle`` appears at or after ``start``.
 
     Returns the needle's position; fails after ``timeout`` seconds or if the other side closes.
@@ -295,8 +346,12 @@ def test_ctrl_c_in_a_real_pseudo_terminal_ends_with_a_summary():
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
 def test_sigint_through_pipes_ends_with_a_summary():
     process = subprocess.Popen(
-        [sys.executable, "main.py", "--play", "kris"], cwd=REPO, env=python_env(),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "main.py", "--play", "kris"],
+        cwd=REPO,
+        env=python_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     try:
         assert process.stdin is not None and process.stdout is not None

@@ -3,6 +3,7 @@
 The server is ``roshambo.web.BackgroundServer`` on a free port, shut down at the end. Every
 bad input the issue lists gets a 4xx with an error naming the problem, and changes nothing.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -35,8 +36,17 @@ from roshambo.web import (
     serve,
 )
 
-BELIEF_KEYS = {"strategy", "family", "window", "rotation", "score", "hedging", "cautious", "exact",
-               "words"}
+BELIEF_KEYS = {
+    "strategy",
+    "family",
+    "window",
+    "rotation",
+    "score",
+    "hedging",
+    "cautious",
+    "exact",
+    "words",
+}
 RESULTS = {1: "win", 0: "tie", -1: "loss"}
 
 
@@ -48,11 +58,22 @@ class Client:
         assert match, url
         self.host, self.port = match.group(1), int(match.group(2))
 
-    def call(self, method: str, path: str, body: object = None, *, raw: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], object]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        *,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], object]:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
         try:
-            payload = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+            payload = (
+                raw
+                if raw is not None
+                else (json.dumps(body).encode() if body is not None else None)
+            )
             connection.request(method, path, body=payload, headers=headers or {})
             response = connection.getresponse()
             data = response.read()
@@ -63,7 +84,9 @@ class Client:
             connection.close()
 
     def new_game(self, opponent: str | None = None) -> str:
-        status, _, data = self.call("POST", "/api/games", {} if opponent is None else {"opponent": opponent})
+        status, _, data = self.call(
+            "POST", "/api/games", {} if opponent is None else {"opponent": opponent}
+        )
         assert status == 201, data
         return data["id"]  # type: ignore[index]
 
@@ -93,8 +116,20 @@ def test_the_page_is_served_with_its_hooks_and_nothing_external(client: Client) 
     status, headers, page = client.call("GET", "/")
     assert status == 200 and headers["content-type"].startswith("text/html")
     text = page.decode()  # type: ignore[union-attr]
-    for testid in ("move-rock", "move-paper", "move-scissors", "round", "score-you", "score-ai",
-                   "chart", "belief", "history", "opponent", "new-game", "download"):
+    for testid in (
+        "move-rock",
+        "move-paper",
+        "move-scissors",
+        "round",
+        "score-you",
+        "score-ai",
+        "chart",
+        "belief",
+        "history",
+        "opponent",
+        "new-game",
+        "download",
+    ):
         assert f'data-testid="{testid}"' in text
     # offline: no script, style, image or font from anywhere else, and the policy forbids it
     assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", text)
@@ -131,9 +166,15 @@ def test_a_game_against_the_engine(client: Client) -> None:
         tally[{1: "you", -1: "ai", 0: "ties"}[result]] += 1
         assert {k: answer["score"][k] for k in tally} == tally
         decisive = tally["you"] + tally["ai"]
-        assert answer["score"]["win_rate"] == pytest.approx(100 * tally["you"] / decisive if decisive else 0, abs=0.01)
+        assert answer["score"]["win_rate"] == pytest.approx(
+            100 * tally["you"] / decisive if decisive else 0, abs=0.01
+        )
         assert set(answer["belief"]) == BELIEF_KEYS
-        assert answer["belief"]["window"] in (10, 100, 1000) and answer["belief"]["rotation"] in (0, 1, 2)
+        assert answer["belief"]["window"] in (10, 100, 1000) and answer["belief"]["rotation"] in (
+            0,
+            1,
+            2,
+        )
     state = client.state(game)
     assert state["id"] == game and state["opponent"] == "ai" and state["round"] == len(sent)
     assert "".join(m["you"] for m in state["moves"]) == sent
@@ -149,10 +190,20 @@ def test_a_zoo_bot_plays_its_rules_and_shows_no_belief(client: Client) -> None:
     assert all(a["belief"] is None for a in answers) and client.state(game)["belief"] is None
 
 
-@pytest.mark.parametrize("spelled, letter", [
-    ("R", "R"), ("r", "R"), ("rock", "R"), ("ROCK", "R"), ("Paper", "P"), ("p", "P"),
-    ("scissors", "S"), ("S", "S"), (" s ", "S"),
-])
+@pytest.mark.parametrize(
+    "spelled, letter",
+    [
+        ("R", "R"),
+        ("r", "R"),
+        ("rock", "R"),
+        ("ROCK", "R"),
+        ("Paper", "P"),
+        ("p", "P"),
+        ("scissors", "S"),
+        ("S", "S"),
+        (" s ", "S"),
+    ],
+)
 def test_moves_in_any_case_or_as_words(client: Client, spelled: str, letter: str) -> None:
     game = client.new_game("rockbot")
     assert client.move(game, spelled)["you"] == letter
@@ -170,8 +221,12 @@ def test_the_csv_holds_every_round_and_the_belief(client: Client) -> None:
         cells = row.split(",")
         assert cells[:4] == [str(answer["round"]), answer["you"], answer["ai"], answer["result"]]
         assert cells[4:7] == [str(answer["score"][k]) for k in ("you", "ai", "ties")]
-        assert cells[7:11] == [answer["belief"][k] if isinstance(answer["belief"][k], str)
-                               else str(answer["belief"][k]) for k in ("family", "strategy", "window", "rotation")]
+        assert cells[7:11] == [
+            answer["belief"][k]
+            if isinstance(answer["belief"][k], str)
+            else str(answer["belief"][k])
+            for k in ("family", "strategy", "window", "rotation")
+        ]
 
 
 def test_the_csv_leaves_the_belief_empty_against_a_bot_that_has_none(client: Client) -> None:
@@ -225,8 +280,13 @@ BAD_REQUESTS = [
     ("POST", "/api/games/GAME/moves", b"[" * 2000 + b"]" * 2000, 400, ["malformed JSON"]),
     ("POST", "/api/games/GAME/moves", b"", 400, ["missing JSON body"]),
     ("POST", "/api/games/GAME/moves", b'{"mvoe": "R"}', 400, ['missing field "move"']),
-    ("POST", "/api/games/GAME/moves", b'{"move": "' + b"R" * (MAX_BODY + 10) + b'"}', 413,
-     [f"at most {MAX_BODY}"]),
+    (
+        "POST",
+        "/api/games/GAME/moves",
+        b'{"move": "' + b"R" * (MAX_BODY + 10) + b'"}',
+        413,
+        [f"at most {MAX_BODY}"],
+    ),
     ("POST", "/api/games/nosuchgame/moves", b'{"move": "R"}', 404, ["'nosuchgame'"]),
     ("GET", "/api/games/nosuchgame", b"", 404, ["'nosuchgame'"]),
     ("GET", "/api/games/nosuchgame/csv", b"", 404, ["'nosuchgame'"]),
@@ -243,17 +303,27 @@ BAD_REQUESTS = [
 ]
 
 
-@pytest.mark.parametrize("method, path, body, status, words", BAD_REQUESTS,
-                         ids=[f"{m} {p} {b[:20]!r}" for m, p, b, _, _ in BAD_REQUESTS])
-def test_bad_input_is_a_clear_4xx_and_changes_nothing(client: Client, server: BackgroundServer, method: str,
-                                                       path: str, body: bytes, status: int,
-                                                       words: list[str]) -> None:
+@pytest.mark.parametrize(
+    "method, path, body, status, words",
+    BAD_REQUESTS,
+    ids=[f"{m} {p} {b[:20]!r}" for m, p, b, _, _ in BAD_REQUESTS],
+)
+def test_bad_input_is_a_clear_4xx_and_changes_nothing(
+    client: Client,
+    server: BackgroundServer,
+    method: str,
+    path: str,
+    body: bytes,
+    status: int,
+    words: list[str],
+) -> None:
     game = client.new_game()
     for move in "RPS":
         client.move(game, move)
     before, games = client.state(game), len(server.application.games)
-    got, headers, data = client.call(method, path.replace("GAME", game), raw=body,
-                                     headers={"Content-Type": "application/json"})
+    got, headers, data = client.call(
+        method, path.replace("GAME", game), raw=body, headers={"Content-Type": "application/json"}
+    )
     assert got == status and headers["content-type"].startswith("application/json")
     assert set(data) == {"error"}  # type: ignore[arg-type]
     for word in words:
@@ -276,24 +346,36 @@ def raw_request(url: str, request: bytes) -> bytes:
 
 
 @pytest.mark.parametrize("length", [b"abc", b"-5"])
-def test_a_bad_content_length_is_a_400(server: BackgroundServer, client: Client, length: bytes) -> None:
+def test_a_bad_content_length_is_a_400(
+    server: BackgroundServer, client: Client, length: bytes
+) -> None:
     game = client.new_game()
-    answer = raw_request(server.url, b"POST /api/games/" + game.encode() + b"/moves HTTP/1.0\r\n"
-                         b"Content-Length: " + length + b"\r\n\r\n{\"move\": \"R\"}")
+    answer = raw_request(
+        server.url,
+        b"POST /api/games/" + game.encode() + b"/moves HTTP/1.0\r\n"
+        b"Content-Length: " + length + b'\r\n\r\n{"move": "R"}',
+    )
     assert answer.startswith(b"HTTP/1.0 400") and b"invalid Content-Length" in answer
     assert client.state(game)["round"] == 0
 
 
 def test_a_body_shorter_than_announced_is_a_400(server: BackgroundServer, client: Client) -> None:
     game = client.new_game()
-    answer = raw_request(server.url, b"POST /api/games/" + game.encode() + b"/moves HTTP/1.0\r\n"
-                         b"Content-Length: 100\r\n\r\n{\"move\": \"R\"}")
+    answer = raw_request(
+        server.url,
+        b"POST /api/games/" + game.encode() + b"/moves HTTP/1.0\r\n"
+        b'Content-Length: 100\r\n\r\n{"move": "R"}',
+    )
     assert answer.startswith(b"HTTP/1.0 400") and b"13 bytes, not the 100" in answer
     assert client.state(game)["round"] == 0
 
 
-def test_a_huge_body_is_refused_without_reading_it_all(server: BackgroundServer, client: Client) -> None:
-    answer = raw_request(server.url, b"POST /api/games HTTP/1.0\r\nContent-Length: 10000000000\r\n\r\n{}")
+def test_a_huge_body_is_refused_without_reading_it_all(
+    server: BackgroundServer, client: Client
+) -> None:
+    answer = raw_request(
+        server.url, b"POST /api/games HTTP/1.0\r\nContent-Length: 10000000000\r\n\r\n{}"
+    )
     assert answer.startswith(b"HTTP/1.0 413") and b"10000000000 bytes is too large" in answer
 
 
@@ -347,7 +429,9 @@ def test_concurrent_requests_for_one_game_never_interleave_its_rounds(client: Cl
     assert sorted(a["round"] for a in answers) == list(range(1, 28))
     by_round = {a["round"]: a for a in answers}
     state = client.state(game)
-    assert [(m["you"], m["ai"]) for m in state["moves"]] == [(by_round[n]["you"], by_round[n]["ai"]) for n in range(1, 28)]
+    assert [(m["you"], m["ai"]) for m in state["moves"]] == [
+        (by_round[n]["you"], by_round[n]["ai"]) for n in range(1, 28)
+    ]
     final = by_round[27]["score"]
     assert final["you"] + final["ai"] + final["ties"] == 27 and final == state["score"]
 
@@ -361,7 +445,10 @@ def test_games_are_isolated_and_a_seeded_app_replays() -> None:
     first, second = WebApp(rng=random.Random(5)), WebApp(rng=random.Random(5))
     a1, b1 = play(first, moves), play(first, moves[::-1])
     a2, b2 = play(second, moves), play(second, moves[::-1])
-    assert (a1, b1) == (a2, b2)  # each game has its own engine: a second game leaves the first alone
+    assert (a1, b1) == (
+        a2,
+        b2,
+    )  # each game has its own engine: a second game leaves the first alone
     interleaved = WebApp(rng=random.Random(5))
     g1, g2 = interleaved.games.create("ai"), interleaved.games.create("ai")
     out1, out2 = [], []
@@ -385,8 +472,13 @@ def test_the_limits_must_be_positive_integers(max_games: object, max_rounds: obj
 
 
 def wsgi_call(app: WebApp, method: str, path: str, body: bytes) -> tuple[str, bytes]:
-    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "CONTENT_LENGTH": str(len(body)),
-               "wsgi.input": io.BytesIO(body), "wsgi.errors": io.StringIO()}
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": io.StringIO(),
+    }
     seen: list[str] = []
     out = b"".join(app(environ, lambda status, headers: seen.append(status)))
     return seen[0], out
@@ -397,15 +489,32 @@ FUZZ_GAME = FUZZ_APP.games.create("rockbot").id
 
 
 @settings(max_examples=150, deadline=None)
-@given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]),
-       path=st.one_of(st.sampled_from(["/", "/api/games", f"/api/games/{FUZZ_GAME}",
-                                       f"/api/games/{FUZZ_GAME}/moves", f"/api/games/{FUZZ_GAME}/csv"]),
-                      st.text(max_size=30).map(lambda t: "/" + t)),
-       body=st.one_of(st.binary(max_size=64),
-                      st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-                                   lambda inner: st.lists(inner, max_size=3)
-                                   | st.dictionaries(st.sampled_from(["move", "opponent", "x"]), inner, max_size=3),
-                                   max_leaves=8).map(lambda v: json.dumps(v).encode())))
+@given(
+    method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]),
+    path=st.one_of(
+        st.sampled_from(
+            [
+                "/",
+                "/api/games",
+                f"/api/games/{FUZZ_GAME}",
+                f"/api/games/{FUZZ_GAME}/moves",
+                f"/api/games/{FUZZ_GAME}/csv",
+            ]
+        ),
+        st.text(max_size=30).map(lambda t: "/" + t),
+    ),
+    body=st.one_of(
+        st.binary(max_size=64),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(st.sampled_from(["move", "opponent", "x"]), inner, max_size=3)
+            ),
+            max_leaves=8,
+        ).map(lambda v: json.dumps(v).encode()),
+    ),
+)
 def test_nothing_a_client_sends_is_a_500(method: str, path: str, body: bytes) -> None:
     status, out = wsgi_call(FUZZ_APP, method, path, body)
     assert not status.startswith("5"), (status, out)
@@ -422,11 +531,19 @@ def test_serve_names_a_port_in_use() -> None:
             serve(port=port, out=io.StringIO())
 
 
-@pytest.mark.parametrize("command", [["-m", "roshambo", "serve", "--port", "0", "--max-games", "7"],
-                                     ["main.py", "--serve", "0"]])
+@pytest.mark.parametrize(
+    "command",
+    [["-m", "roshambo", "serve", "--port", "0", "--max-games", "7"], ["main.py", "--serve", "0"]],
+)
 def test_the_commands_print_the_url_serve_and_stop_on_ctrl_c(command: list[str]) -> None:
-    process = subprocess.Popen([sys.executable, "-u", *command], cwd=REPO, env=python_env(),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-u", *command],
+        cwd=REPO,
+        env=python_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline()  # type: ignore[union-attr]
         url = re.search(r"http://127\.0\.0\.1:\d+/", line)
@@ -443,7 +560,10 @@ def test_the_commands_print_the_url_serve_and_stop_on_ctrl_c(command: list[str])
 
 def test_main_serve_takes_no_other_options(run_python) -> None:  # type: ignore[no-untyped-def]
     result = run_python("main.py", "--serve", "--games", "5")
-    assert result.returncode == 2 and "--serve starts the web app; it does not take --games" in result.stderr
+    assert (
+        result.returncode == 2
+        and "--serve starts the web app; it does not take --games" in result.stderr
+    )
 
 
 def test_serve_rejects_a_bad_port(run_python) -> None:  # type: ignore[no-untyped-def]

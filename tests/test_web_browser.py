@@ -4,6 +4,7 @@ Plays 20 rounds by clicking and 5 by keys, then checks the round, the scores, th
 panel and the chart against the game the server holds. Skips, saying why, only where no
 Chromium (or selenium) is installed; CI installs both (``.ci/run``).
 """
+
 from __future__ import annotations
 
 import json
@@ -43,7 +44,10 @@ def test_play_by_clicks_and_keys() -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    with BackgroundServer(WebApp(rng=random.Random(20))) as server, browser.start_chromium() as driver:
+    with (
+        BackgroundServer(WebApp(rng=random.Random(20))) as server,
+        browser.start_chromium() as driver,
+    ):
         driver.get(server.url)
         browser.wait_for_game(driver)
         text = lambda testid: browser.by_testid(driver, testid).text  # noqa: E731
@@ -60,8 +64,11 @@ def test_play_by_clicks_and_keys() -> None:
         assert state["round"] == 25 and "".join(m["you"] for m in state["moves"]) == played
         score = state["score"]
         assert text("round") == "25"
-        assert (text("score-you"), text("score-ai"), text("score-ties")) == \
-            (str(score["you"]), str(score["ai"]), str(score["ties"]))
+        assert (text("score-you"), text("score-ai"), text("score-ties")) == (
+            str(score["you"]),
+            str(score["ai"]),
+            str(score["ties"]),
+        )
         assert score["you"] + score["ai"] + score["ties"] == 25
         assert text("win-rate") == f"{round(score['win_rate'])}%"
 
@@ -75,23 +82,37 @@ def test_play_by_clicks_and_keys() -> None:
 
         # the belief panel shows what the server says the engine believes
         belief = state["belief"]
-        assert text("belief-family") == belief["family"] and text("belief-strategy") == belief["strategy"]
-        assert (text("belief-window").startswith("none") if belief["exact"]
-                else str(belief["window"]) in text("belief-window"))
+        assert (
+            text("belief-family") == belief["family"]
+            and text("belief-strategy") == belief["strategy"]
+        )
+        assert (
+            text("belief-window").startswith("none")
+            if belief["exact"]
+            else str(belief["window"]) in text("belief-window")
+        )
         assert text("belief-mode").split(":")[0] in ("hedging", "cautious", "exact", "confident")
         rows = browser.by_testid(driver, "history").find_elements("css selector", "tbody tr")
         assert len(rows) == 8 and rows[0].text.split()[0] == "25"
 
         # New game starts over, against the opponent chosen
         Select(browser.by_testid(driver, "opponent")).select_by_value("rockbot")
-        WebDriverWait(driver, 20).until(lambda d: d.find_element("id", "ai-label").text == "rockbot")
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element("id", "ai-label").text == "rockbot"
+        )
         assert (text("round"), text("score-you"), text("score-ai")) == ("0", "0", "0")
         assert chart_points(driver) == []
         browser.click_move(driver, "P", 1)
-        assert text("score-you") == "1" and "rockbot" in text("belief") and "no beliefs" in text("belief")
+        assert (
+            text("score-you") == "1"
+            and "rockbot" in text("belief")
+            and "no beliefs" in text("belief")
+        )
         browser.by_testid(driver, "new-game").click()
         browser.wait_for_round(driver, 0)
-        WebDriverWait(driver, 20).until(lambda d: d.find_element("id", "ai-label").text == "rockbot")
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element("id", "ai-label").text == "rockbot"
+        )
         assert browser.by_testid(driver, "download").get_attribute("href") != game_url
         assert text("status") == ""
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]

@@ -4,6 +4,7 @@ Each runs in its own process on a port it picks itself and logs: waitress with t
 gunicorn (Unix only) with one worker and threads (games live in the worker's memory). Both come
 with the test extra; each test skips, saying why, where its server is not installed.
 """
+
 from __future__ import annotations
 
 import re
@@ -46,8 +47,14 @@ def exercise(client: Client) -> None:
 @contextmanager
 def server_process(args: list[str], announces: str) -> Iterator[str]:
     """``python *args`` serving the app on a port of its choosing; yields the URL it logs."""
-    process = subprocess.Popen([sys.executable, *args], cwd=REPO, env=python_env(),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, *args],
+        cwd=REPO,
+        env=python_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         url = None
@@ -68,8 +75,20 @@ def server_process(args: list[str], announces: str) -> Iterator[str]:
 
 def test_under_waitress() -> None:
     pytest.importorskip("waitress", reason="waitress is not installed (pip install waitress)")
-    with server_process(["-m", "waitress", "--host", "127.0.0.1", "--port", "0", "--threads", "4",
-                         "roshambo.web:app"], "Serving on ") as url:
+    with server_process(
+        [
+            "-m",
+            "waitress",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--threads",
+            "4",
+            "roshambo.web:app",
+        ],
+        "Serving on ",
+    ) as url:
         exercise(Client(url))
 
 
@@ -77,6 +96,18 @@ def test_under_gunicorn() -> None:
     pytest.importorskip("gunicorn", reason="gunicorn is not installed (pip install gunicorn)")
     if sys.platform == "win32":
         pytest.skip("gunicorn runs on Unix only")
-    with server_process(["-m", "gunicorn", "--workers", "1", "--threads", "4", "--bind", "127.0.0.1:0",
-                         "roshambo.web:app"], "Listening at: ") as url:
+    with server_process(
+        [
+            "-m",
+            "gunicorn",
+            "--workers",
+            "1",
+            "--threads",
+            "4",
+            "--bind",
+            "127.0.0.1:0",
+            "roshambo.web:app",
+        ],
+        "Listening at: ",
+    ) as url:
         exercise(Client(url))

@@ -13,6 +13,7 @@ Randomness comes only from the injected ``rng`` (``None``: seeded from the OS).
 The fCC bots' relatives (:mod:`.relatives`) are named by a spec instead, such as
 ``counter:window=20,target=least``; :func:`make_opponent` accepts those too.
 """
+
 from __future__ import annotations
 
 import random
@@ -88,8 +89,10 @@ def make_opponent(name: str, rng: random.Random | None = None) -> Opponent:
         return make_relative(name, rng)
     cls = OPPONENTS.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(OPPONENTS)}, "
-                         f"or a relative's spec: {usage()}")
+        raise ValueError(
+            f"unknown opponent {name!r}: expected one of {', '.join(OPPONENTS)}, "
+            f"or a relative's spec: {usage()}"
+        )
     return cls(rng=rng)
 
 

@@ -7,6 +7,7 @@ only our engine's random draws are hidden from it. The hedge-reader goes one ste
 and beats what our engine would have played had it not hedged. Self-play opponents are our
 engine itself, with another seed or another configuration.
 """
+
 from __future__ import annotations
 
 import random
@@ -122,7 +123,9 @@ class HedgeReader(CopyAttacker):
     def reset(self) -> None:
         super().reset()
         if not (self._shadows and callable(getattr(self._copy, "intended", None))):
-            raise ValueError(f"engine {self._engine!r} offers no observe, choose and intended to read")
+            raise ValueError(
+                f"engine {self._engine!r} offers no observe, choose and intended to read"
+            )
 
     def _shadow(self, their_last: Move | None) -> Move:
         if their_last is not None and self._mine is not None:

@@ -4,6 +4,7 @@ frequency, random.
 Like every opponent here, ``their_last=None`` means "nothing to observe" (the first move of
 a match); state carries over to a second match unless ``reset()`` is called.
 """
+
 from __future__ import annotations
 
 import random

@@ -6,6 +6,7 @@ in the same spirit from their descriptions (copy, switcher, drifter). Random is
 ``baselines.RandomPlayer``. ``their_last=None`` means "nothing to observe" (the first move
 of a match); state carries over to a second match unless ``reset()`` is called.
 """
+
 from __future__ import annotations
 
 import random

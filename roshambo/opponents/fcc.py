@@ -11,6 +11,7 @@ reproduce that exactly and add what the functions lack:
 
 All four are deterministic; ``rng`` is accepted and ignored.
 """
+
 from __future__ import annotations
 
 import random

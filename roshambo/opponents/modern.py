@@ -7,6 +7,7 @@ the bot's own move, "theirs" the other side's. ``their_last=None`` means nothing
 Every update is O(1) per move: contexts are found through dictionaries of recent contexts,
 never by rescanning the history.
 """
+
 from __future__ import annotations
 
 import random
@@ -38,8 +39,8 @@ class LatestContext:
         position = self._length
         tail = self._tail + symbol
         for length in range(1, min(self._longest, position) + 1):
-            self._latest[length][tail[-length - 1:-1]] = position
-        self._tail = tail[-self._longest - 1:]
+            self._latest[length][tail[-length - 1 : -1]] = position
+        self._tail = tail[-self._longest - 1 :]
         self._length = position + 1
 
     def longest_match(self) -> int:
@@ -126,11 +127,11 @@ class ModernMatcher:
             for limit in self.LIMITS:
                 position = index.follower(min(limit, longest))
                 if position is None:
-                    moves[s:s + 6] = [None] * 6
+                    moves[s : s + 6] = [None] * 6
                 else:
                     p = self._their_history[position]
                     q = self._mine_history[position]
-                    moves[s:s + 6] = [(p + 1) % 3, (p + 2) % 3, p, (q + 2) % 3, q, (q + 1) % 3]
+                    moves[s : s + 6] = [(p + 1) % 3, (p + 2) % 3, p, (q + 2) % 3, q, (q + 1) % 3]
                 s += 6
         for d, scores in enumerate(self._scores):
             best = max(range(len(moves)), key=lambda i: (moves[i] is not None, scores[i]))
@@ -197,8 +198,12 @@ class BanditEnsemble:
 
     def reset(self) -> None:
         # chains: (whose next move: 0 theirs / 1 mine, history kind, order)
-        self._chains = [(side, kind, order, MarkovCounts(self.COUNT_DECAY))
-                        for side in (0, 1) for kind in ("theirs", "pairs", "mine") for order in self.ORDERS]
+        self._chains = [
+            (side, kind, order, MarkovCounts(self.COUNT_DECAY))
+            for side in (0, 1)
+            for kind in ("theirs", "pairs", "mine")
+            for order in self.ORDERS
+        ]
         self._frequency = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
         self._matcher = LatestContext(20)
         self._mine_history: list[Move] = []
@@ -257,7 +262,11 @@ class BanditEnsemble:
         for side in (0, 1):
             row = self._frequency[side]
             guesses = [max(range(3), key=row.__getitem__)]
-            guesses += [chain.predict(text[kind][-order:]) for s, kind, order, chain in self._chains if s == side]
+            guesses += [
+                chain.predict(text[kind][-order:])
+                for s, kind, order, chain in self._chains
+                if s == side
+            ]
             position = self._matcher.follower(self._matcher.longest_match())
             history = self._mine_history if side else self._their_history
             guesses.append(None if position is None else history[position])

@@ -19,6 +19,7 @@ Like the fCC bots, a member keeps its state from match to match unless ``reset()
 (``move(None)`` starts the next match). :func:`member_grid` lists the benchmark's members,
 with every parameter spread over its range.
 """
+
 from __future__ import annotations
 
 import random
@@ -47,15 +48,21 @@ class RecentCounter:
 
     family: ClassVar[str] = "counter"
 
-    def __init__(self, window: int | None = 10, target: str = "most", tie: str = "first",
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        window: int | None = 10,
+        target: str = "most",
+        tie: str = "first",
+        rng: random.Random | None = None,
+    ) -> None:
         self.window = _check_window(window)
         if target not in ("most", "least"):
             raise ValueError(f"invalid target {target!r}: expected 'most' or 'least'")
         self.target = target
         self.tie = _check_tie(tie)
-        self.name = spec_name(self.family, window=WHOLE if window is None else window,
-                              target=target, tie=tie)
+        self.name = spec_name(
+            self.family, window=WHOLE if window is None else window, target=target, tie=tie
+        )
         self.reset()
 
     def reset(self) -> None:
@@ -126,8 +133,9 @@ class ContextCounter:
 
     family: ClassVar[str] = "context"
 
-    def __init__(self, k: int = 1, decay: float = 1.0, rotation: int = 0,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self, k: int = 1, decay: float = 1.0, rotation: int = 0, rng: random.Random | None = None
+    ) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 6:
             raise ValueError(f"invalid k {k!r}: expected an integer from 1 to 6")
         if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 < decay <= 1:
@@ -231,8 +239,11 @@ class Switcher:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"invalid seed {seed!r}: expected a non-negative integer")
         self.period, self.seed = period, seed
-        pool = [spec for spec in member_grid(noisy=False)
-                if not spec.startswith(Switcher.family) and "tie=set" not in spec]
+        pool = [
+            spec
+            for spec in member_grid(noisy=False)
+            if not spec.startswith(Switcher.family) and "tie=set" not in spec
+        ]
         self.members = tuple(random.Random(seed).sample(pool, self.MEMBERS))
         self.name = spec_name(self.family, period=period, seed=seed)
         self.reset()
@@ -274,7 +285,9 @@ class Noisy:
         self.rule_move = None
 
     def move(self, their_last: Move | None) -> Move:
-        move = self.rule_move = self.inner.move(their_last)  # checks their_last, keeps the inner state going
+        move = self.rule_move = self.inner.move(
+            their_last
+        )  # checks their_last, keeps the inner state going
         return self._rng.randrange(3) if self._rng.random() < self.share else move
 
 
@@ -319,22 +332,37 @@ def _float(text: str) -> float:
 
 
 FAMILIES: dict[str, Family] = {
-    family.name: family for family in (
-        Family("counter", RecentCounter, (
-            Param("window", _window, "10", f"N|{WHOLE}"),
-            Param("target", str, "most", "most|least"),
-            Param("tie", str, "first", "first|last|set|RPS (any order)"))),
-        Family("context", ContextCounter, (
-            Param("k", _int, "1", "1-6"),
-            Param("decay", _float, "1", "(0,1]"),
-            Param("rotation", _int, "0", "0|1|2"))),
-        Family("reaction", Reaction, (
-            Param("lag", _int, "1", "1-50"),
-            Param("mode", str, "beat", "beat|copy|lose"))),
+    family.name: family
+    for family in (
+        Family(
+            "counter",
+            RecentCounter,
+            (
+                Param("window", _window, "10", f"N|{WHOLE}"),
+                Param("target", str, "most", "most|least"),
+                Param("tie", str, "first", "first|last|set|RPS (any order)"),
+            ),
+        ),
+        Family(
+            "context",
+            ContextCounter,
+            (
+                Param("k", _int, "1", "1-6"),
+                Param("decay", _float, "1", "(0,1]"),
+                Param("rotation", _int, "0", "0|1|2"),
+            ),
+        ),
+        Family(
+            "reaction",
+            Reaction,
+            (Param("lag", _int, "1", "1-50"), Param("mode", str, "beat", "beat|copy|lose")),
+        ),
         Family("cycle", FixedCycle, (Param("pattern", str, "RRPPS", "R/P/S string"),)),
-        Family("switcher", Switcher, (
-            Param("period", _int, "100", "rounds"),
-            Param("seed", _int, "0", "members' draw"))),
+        Family(
+            "switcher",
+            Switcher,
+            (Param("period", _int, "100", "rounds"), Param("seed", _int, "0", "members' draw")),
+        ),
     )
 }
 NOISE = "noise"
@@ -347,7 +375,10 @@ def spec_name(family: str, **params: object) -> str:
 
 def usage() -> str:
     """Every family and its parameters, for error messages."""
-    return "; ".join(family.usage() for family in FAMILIES.values()) + f" (any of them: ,{NOISE}=share)"
+    return (
+        "; ".join(family.usage() for family in FAMILIES.values())
+        + f" (any of them: ,{NOISE}=share)"
+    )
 
 
 def is_relative(name: object) -> bool:
@@ -358,8 +389,9 @@ def is_relative(name: object) -> bool:
 def make_relative(spec: str, rng: random.Random | None = None) -> Relative:
     """A fresh member from its spec; ``ValueError`` naming the bad part otherwise."""
     if not is_relative(spec):
-        raise ValueError(f"invalid relative {spec!r}: expected family:key=value,... with "
-                         f"families {usage()}")
+        raise ValueError(
+            f"invalid relative {spec!r}: expected family:key=value,... with families {usage()}"
+        )
     family_name, _, body = spec.partition(":")
     family = FAMILIES[family_name]
     known = {p.name: p for p in family.params}
@@ -368,13 +400,16 @@ def make_relative(spec: str, rng: random.Random | None = None) -> Relative:
     for item in filter(None, body.split(",")):
         key, equals, text = item.partition("=")
         if not equals or (key not in known and key != NOISE) or key in values:
-            raise ValueError(f"invalid parameter {item!r} in {spec!r}: expected "
-                             f"{family.usage()} (and optionally {NOISE}=share), each at most once")
+            raise ValueError(
+                f"invalid parameter {item!r} in {spec!r}: expected "
+                f"{family.usage()} (and optionally {NOISE}=share), each at most once"
+            )
         try:
             value = _float(text) if key == NOISE else known[key].parse(text)
         except ValueError:
-            raise ValueError(f"invalid value {text!r} for {key} in {spec!r}: expected "
-                             f"{family.usage()}") from None
+            raise ValueError(
+                f"invalid value {text!r} for {key} in {spec!r}: expected {family.usage()}"
+            ) from None
         if key == NOISE:
             noise = value  # type: ignore[assignment]
         else:
@@ -412,26 +447,43 @@ def member_grid(noisy: bool = True) -> tuple[str, ...]:
     """The benchmark's members: every family with its parameters spread over their range
     (deterministic ones first), then, with ``noisy``, a sample of each family at every
     noise share."""
-    members = [spec_name("counter", window=w, target=t, tie=tie)
-               for w in COUNTER_WINDOWS for t in ("most", "least") for tie in COUNTER_TIES]
-    members += [spec_name("context", k=k, decay=_number(d), rotation=r)
-                for k in (1, 2, 3) for d in CONTEXT_DECAYS for r in (0, 1, 2)]
-    members += [spec_name("reaction", lag=lag, mode=mode)
-                for lag in (1, 2, 3) for mode in Reaction.SHIFTS]
+    members = [
+        spec_name("counter", window=w, target=t, tie=tie)
+        for w in COUNTER_WINDOWS
+        for t in ("most", "least")
+        for tie in COUNTER_TIES
+    ]
+    members += [
+        spec_name("context", k=k, decay=_number(d), rotation=r)
+        for k in (1, 2, 3)
+        for d in CONTEXT_DECAYS
+        for r in (0, 1, 2)
+    ]
+    members += [
+        spec_name("reaction", lag=lag, mode=mode) for lag in (1, 2, 3) for mode in Reaction.SHIFTS
+    ]
     members += [spec_name("cycle", pattern=p) for p in cycle_patterns()]
-    members += [spec_name("switcher", period=p, seed=s) for p in (50, 100, 200) for s in SWITCHER_SEEDS]
+    members += [
+        spec_name("switcher", period=p, seed=s) for p in (50, 100, 200) for s in SWITCHER_SEEDS
+    ]
     if not noisy:
         return tuple(members)
     # counters: every kind of tie rule (first seen, last seen, a set's order, a fixed order)
-    sample = [spec_name("counter", window=w, target=t, tie=tie)
-              for w in (5, 20, WHOLE) for t in ("most", "least") for tie in NOISY_TIES]
+    sample = [
+        spec_name("counter", window=w, target=t, tie=tie)
+        for w in (5, 20, WHOLE)
+        for t in ("most", "least")
+        for tie in NOISY_TIES
+    ]
     sample += [spec_name("context", k=k, decay=d, rotation=0) for k in (1, 2, 3) for d in (1, 0.9)]
     sample += [spec_name("reaction", lag=lag, mode="beat") for lag in (1, 2, 3)]
     # cycles of length 2, 4, 7, 9 and 12: the shortest, the longest and three between (of 2,
     # 7 and 12 the first drawn)
     drawn = cycle_patterns()
     sample += [spec_name("cycle", pattern=p) for p in ("RPPS", "RSPPRSSRP")]
-    sample += [spec_name("cycle", pattern=next(p for p in drawn if len(p) == n)) for n in (2, 7, 12)]
+    sample += [
+        spec_name("cycle", pattern=next(p for p in drawn if len(p) == n)) for n in (2, 7, 12)
+    ]
     sample += [spec_name("switcher", period=100, seed=1)]
     members += [f"{spec},{NOISE}={_number(e)}" for e in NOISE_SHARES for spec in sample]
     return tuple(members)
@@ -445,7 +497,9 @@ def best_rate(noise: float) -> float:
 
 
 def _check_window(window: object) -> int | None:
-    if window is not None and (isinstance(window, bool) or not isinstance(window, int) or window < 1):
+    if window is not None and (
+        isinstance(window, bool) or not isinstance(window, int) or window < 1
+    ):
         raise ValueError(f"invalid window {window!r}: expected a positive integer or None (all)")
     return window  # type: ignore[return-value]
 
@@ -453,7 +507,9 @@ def _check_window(window: object) -> int | None:
 def _check_tie(tie: object) -> str:
     if tie in TIE_RULES or (isinstance(tie, str) and sorted(tie) == sorted(LETTERS)):
         return tie  # type: ignore[return-value]
-    raise ValueError(f"invalid tie {tie!r}: expected one of {', '.join(TIE_RULES)} or an order of RPS")
+    raise ValueError(
+        f"invalid tie {tie!r}: expected one of {', '.join(TIE_RULES)} or an order of RPS"
+    )
 
 
 def _number(value: float) -> str:

@@ -3,6 +3,7 @@
 ``PREDICTORS`` maps a name to a factory taking a ``random.Random``; the ensemble builds one
 instance per entry, plus a mirrored twin that sees the histories swapped (P').
 """
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,15 @@ Factory = Callable[[random.Random], Predictor]
 # carried over from earlier matches (see carried.py); the other models read what any
 # opponent does within a match, and carried copies of them bought nothing in our
 # measurements.
-CARRIED = ("calibrated2-their-shifted", "calibrated3-their-shifted", "calibrated4-their-shifted",
-           "decayed3-their", "windows64-mine", "frequency-ties", "period16-their")
+CARRIED = (
+    "calibrated2-their-shifted",
+    "calibrated3-their-shifted",
+    "calibrated4-their-shifted",
+    "decayed3-their",
+    "windows64-mine",
+    "frequency-ties",
+    "period16-their",
+)
 
 
 def _lineup() -> list[Factory]:
@@ -66,7 +74,9 @@ def _lineup() -> list[Factory]:
     # an opponent counting what followed our last 1, 2 or 3 moves: a model of our moves, so
     # only the mirrored half works (as for the frequency models below)
     for seq_len in (2, 3, 4):
-        factories.append(lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True, half="mirrored"))
+        factories.append(
+            lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True, half="mirrored")
+        )
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10, half="mirrored"))
     factories.append(lambda rng: CalibratedMarkovChain(1, half="mirrored"))
     # an opponent counting our last N moves, for every N up to 64 at once (direct half only;
@@ -77,7 +87,9 @@ def _lineup() -> list[Factory]:
     # hit on a tie counts only where the window's own best tie rules name the move beaten,
     # for an opponent whose random moves or our own level counts would lead the records
     # above astray
-    factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct", lead=48, tie_rules=True))
+    factories.append(
+        lambda rng: CountingWindows("mine", 64, min_score=8, half="direct", lead=48, tie_rules=True)
+    )
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
@@ -92,8 +104,11 @@ def _lineup() -> list[Factory]:
     factories.append(lambda rng: DecayedContexts(3))
     # the models in CARRIED once more, carried over from earlier matches
     probe = random.Random(0)
-    factories += [lambda rng, make=make: CarriedOver(make(rng)) for make in list(factories)
-                  if make(probe).name in CARRIED]
+    factories += [
+        lambda rng, make=make: CarriedOver(make(rng))
+        for make in list(factories)
+        if make(probe).name in CARRIED
+    ]
     # an opponent that plays the best-scoring arm of simple agents predicting our moves (a
     # meta-player of the Kaggle kind): its scoreboard, kept from its side (direct half only)
     factories.append(lambda rng: MetaOfAgents())

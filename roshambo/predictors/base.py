@@ -1,4 +1,5 @@
 """The predictor contract shared by every family."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -18,8 +19,10 @@ def _entry_orders(code: int) -> tuple[int, tuple[int, ...]]:
     before = {(0, 1): code >> 3 & 1, (0, 2): code >> 4 & 1, (1, 2): code >> 5 & 1}
     # a move's place: how many present moves enter before it (a cycle, which distinct
     # positions never give, gets some order)
-    place = {m: sum(before[(x, m)] if x < m else 1 - before[(m, x)] for x in present if x != m)
-             for m in present}
+    place = {
+        m: sum(before[(x, m)] if x < m else 1 - before[(m, x)] for x in present if x != m)
+        for m in present
+    }
     order = 0
     tied_orders = [0] * 8
     for m in sorted(present, key=lambda m: (place[m], m)):
@@ -39,7 +42,14 @@ def entry_code(a0: int, a1: int, a2: int) -> int:
     """Where in ENTRY_ORDERS the moves that entered at distinct positions ``a0``, ``a1``,
     ``a2`` (-1: absent, >= 0 otherwise) are: the present moves' mask, then whether a0 < a1,
     a0 < a2 and a1 < a2 (the comparisons with an absent move are ignored there)."""
-    return (a0 >= 0) | (a1 >= 0) << 1 | (a2 >= 0) << 2 | (a0 < a1) << 3 | (a0 < a2) << 4 | (a1 < a2) << 5
+    return (
+        (a0 >= 0)
+        | (a1 >= 0) << 1
+        | (a2 >= 0) << 2
+        | (a0 < a1) << 3
+        | (a0 < a2) << 4
+        | (a1 < a2) << 5
+    )
 
 
 class Predictor(Protocol):
@@ -258,7 +268,7 @@ class TurnCounts:
         self.decay = decay
         # a cell that held min_hits rounds' worth, decayed since: the weight it needs today,
         # in units of this round's weight (a run of hits ending now holds sum(decay ** i))
-        self._bar = sum(decay ** i for i in range(min_hits)) * 0.999
+        self._bar = sum(decay**i for i in range(min_hits)) * 0.999
         self.reset()
 
     def reset(self) -> None:

@@ -8,6 +8,7 @@ counts, so common short contexts carry the blend and long ones speak up as they 
 The weighting is that of Neil Burch's "ZQ Bot" context tree (Billings 1999); prediction
 by partial matching (Cleary & Witten 1984) blends orders in the same spirit.
 """
+
 from __future__ import annotations
 
 from ..moves import Move
@@ -25,7 +26,7 @@ class BlendedContexts:
         self.name = f"blend{self.max_order}-{source}"
         # symbols are 1-based digits, so the last L symbols read in base 10 are a key that
         # no context of another length can share; moduli[L - 1] = 10 ** L cuts them out
-        self._moduli = tuple(10 ** length for length in range(1, self.max_order + 1))
+        self._moduli = tuple(10**length for length in range(1, self.max_order + 1))
         self.reset()
 
     def reset(self) -> None:
@@ -41,11 +42,13 @@ class BlendedContexts:
         if self._length < self.max_order:
             self._length += 1
         moduli = self._moduli
-        context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % moduli[-1]
+        context = self._context = (
+            self._context * 10 + self._symbol[my_move * 3 + their_move]
+        ) % moduli[-1]
         rows = self._rows
         current = self._current = []
         rock = paper = scissors = 0
-        for modulus in moduli if self._length == self.max_order else moduli[:self._length]:
+        for modulus in moduli if self._length == self.max_order else moduli[: self._length]:
             key = context % modulus
             row = rows.get(key)
             if row is None:

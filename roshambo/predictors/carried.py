@@ -13,6 +13,7 @@ the fresh scores say so (the ensemble's scores always start afresh, see
 seen exactly what the carried one would, so the carried one follows it, doing no work, and
 takes it over at the new match: a single match does no model's work twice.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,7 +44,9 @@ class CarriedOver(WorksInOneHalf):
         self.half = getattr(inner, "half", "both")
         self.source: str = getattr(inner, "source", "")
         if self.source not in SOURCES:
-            raise ValueError(f"predictor {inner.name!r} names no source ({', '.join(SOURCES)}) to carry over")
+            raise ValueError(
+                f"predictor {inner.name!r} names no source ({', '.join(SOURCES)}) to carry over"
+            )
         self.selectable = getattr(inner, "selectable", True)
         self._doubts = callable(getattr(inner, "doubt", None))
         self._exacts = callable(getattr(inner, "exact", None))

@@ -16,6 +16,7 @@ order, then the memory listed first: the shortest, by default) and to the first 
 within a row, as a context never seen predicts R. A round costs one pass over the orders
 and memories, however long the match.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,12 +37,22 @@ class DecayedContexts(WorksInOneHalf):
 
     source = "their"  # the side whose moves are counted, in its own frame (ours, mirrored)
 
-    def __init__(self, max_order: int = 3, memories: tuple[int | None, ...] = (4, 8, 16, 32, 64, None),
-                 min_score: int = 3, half: str = "mirrored") -> None:
+    def __init__(
+        self,
+        max_order: int = 3,
+        memories: tuple[int | None, ...] = (4, 8, 16, 32, 64, None),
+        min_score: int = 3,
+        half: str = "mirrored",
+    ) -> None:
         self.max_order = check_positive(max_order, "max_order")
-        if (not isinstance(memories, tuple) or not memories
-                or not all(m is None or (type(m) is int and m >= 2) for m in memories)):
-            raise ValueError(f"invalid memories {memories!r}: expected a tuple of integers >= 2 or None")
+        if (
+            not isinstance(memories, tuple)
+            or not memories
+            or not all(m is None or (type(m) is int and m >= 2) for m in memories)
+        ):
+            raise ValueError(
+                f"invalid memories {memories!r}: expected a tuple of integers >= 2 or None"
+            )
         self.memories = memories
         self.min_score = check_positive(min_score, "min_score")
         self.half = check_half(half)
@@ -51,12 +62,16 @@ class DecayedContexts(WorksInOneHalf):
         # rows fold their scale back in after this many moves: where the smallest decay's
         # decay ** -n would pass 1e150
         smallest = min(self._decays)
-        self._limit = 4096 if smallest == 1.0 else min(4096, int(150 * math.log(10) / -math.log(smallest)))
+        self._limit = (
+            4096 if smallest == 1.0 else min(4096, int(150 * math.log(10) / -math.log(smallest)))
+        )
         # _hits[move][3 pair + x]: the turn-count cell of that pair (expecting x) which a
         # reply of ``move`` hits: 3 pair + (move - 1 - x) % 3 (the reply beats x turned)
         cells = 3 * max_order * len(memories)
-        self._hits = tuple(tuple(cell - cell % 3 + (move - 1 - cell) % 3 for cell in range(cells))
-                           for move in range(3))
+        self._hits = tuple(
+            tuple(cell - cell % 3 + (move - 1 - cell) % 3 for cell in range(cells))
+            for move in range(3)
+        )
         self.reset()
 
     def reset(self) -> None:
@@ -107,7 +122,7 @@ class DecayedContexts(WorksInOneHalf):
                         memory[4] += move - leader
             n += 1
             if n == len(powers) and n < self._limit:
-                powers.append(tuple([d ** -n for d in self._decays]))
+                powers.append(tuple([d**-n for d in self._decays]))
             elif n == self._limit:
                 # back to the scale of one count: the real counts are the kept ones times
                 # decay ** (n - 1)
@@ -137,11 +152,16 @@ class DecayedContexts(WorksInOneHalf):
         rows = self._rows
         found = []
         pair = 0
-        for mask in self._masks[:(context.bit_length() + 1) // 2]:  # the orders reached: 2 bits each
+        for mask in self._masks[
+            : (context.bit_length() + 1) // 2
+        ]:  # the orders reached: 2 bits each
             key = context & mask
             row = rows.get(key)
             if row is None:
-                row = rows[key] = [0, tuple([0.0, 0.0, 0.0, 0, 3 * (pair + j)] for j in range(len(self.memories)))]
+                row = rows[key] = [
+                    0,
+                    tuple([0.0, 0.0, 0.0, 0, 3 * (pair + j)] for j in range(len(self.memories))),
+                ]
             found.append(row)
             pair += len(self.memories)
         return tuple(found), tuple(memory for row in found for memory in row[1])

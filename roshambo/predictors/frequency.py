@@ -5,6 +5,7 @@ A sliding window keeps counts in a ring buffer, so each round is O(1); the windo
 the line-up, and a whole-match counter of our moves (the mirrored half), also learn how the
 opponent breaks the counts' ties (:class:`TieReadingFrequency`).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -86,8 +87,9 @@ class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
     With ``half`` it works in one half only, silent in the other (:class:`.WorksInOneHalf`).
     """
 
-    def __init__(self, window: int | None, least: bool = False, min_count: int = 1,
-                 half: str = "both") -> None:
+    def __init__(
+        self, window: int | None, least: bool = False, min_count: int = 1, half: str = "both"
+    ) -> None:
         self.half = check_half(half)
         super().__init__(check_positive(window, "window", allow_none=True), least, min_count)
         self.name += "-ties"
@@ -95,7 +97,9 @@ class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
     def reset(self) -> None:
         super().reset()
         self._idle = False  # set by share() in the half this reader does not work in
-        self._mirrored = False  # set by share(): the reply is then the opponent's move, beating ours
+        self._mirrored = (
+            False  # set by share(): the reply is then the opponent's move, beating ours
+        )
         # per move, its positions in the window, oldest first (over the whole match, only the
         # first and the last: nothing slides out)
         self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())

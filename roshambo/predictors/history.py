@@ -17,6 +17,7 @@ twin running on the swapped histories builds to predict us (P' on our moves), an
 In an ensemble the halves that would rebuild an index another half already keeps borrow it
 (see :meth:`HistoryMatcher.share`) and only read what followed its match on their side.
 """
+
 from __future__ import annotations
 
 from ..moves import Move
@@ -40,7 +41,7 @@ class HistoryMatcher:
         self.name = f"history-{source}{suffix}"
         # symbols are 1..3 (one side) or 1..9 (pairs): base 10 keeps lengths apart
         self._base = 10
-        self._weights = tuple(self._base ** length for length in range(self.max_len))
+        self._weights = tuple(self._base**length for length in range(self.max_len))
         self.reset()
 
     def reset(self) -> None:
@@ -64,10 +65,14 @@ class HistoryMatcher:
         twin's swapped arguments are undone. A borrower reads the owner's match each round,
         so it must be updated after the owner, with the same rounds (the ensemble calls
         ``share`` in the order of its updates, on fresh predictors). ``reset`` ends it."""
-        owner = shared.setdefault(("history", real_side(self.source, mirrored), self.max_len, self.window), self)
+        owner = shared.setdefault(
+            ("history", real_side(self.source, mirrored), self.max_len, self.window), self
+        )
         if owner is not self:
             if not isinstance(owner, HistoryMatcher) or owner._symbols or self._symbols:
-                raise ValueError(f"cannot share {owner!r}'s index: sharing needs fresh history matchers")
+                raise ValueError(
+                    f"cannot share {owner!r}'s index: sharing needs fresh history matchers"
+                )
             self._owner = owner
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
@@ -106,7 +111,9 @@ class HistoryMatcher:
         if window is not None and end % window == 0 and end > window:
             # drop what has expired: one pass every ``window`` rounds, over an index of at
             # most ``max_len`` entries per round of the window
-            self._index = {key: position for key, position in index.items() if position >= end - window}
+            self._index = {
+                key: position for key, position in index.items() if position >= end - window
+            }
         return prediction
 
     def predict(self) -> Move | None:

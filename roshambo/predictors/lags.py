@@ -8,6 +8,7 @@ side's move k rounds earlier turned by r; it predicts with the best (lag, roll).
 kept as :class:`TurnCounts` do (scaled weights, the best kept as they go), so a round costs
 one pass over the lags, however long the match.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -21,8 +22,14 @@ class LaggedRolls(WorksInOneHalf):
     the (k, r) with k from 1 to ``max_lag`` whose decayed count is the largest (the
     smallest lag on ties); silent until that count holds ``min_hits`` rounds' worth."""
 
-    def __init__(self, reference: str = "mine", max_lag: int = 8, decay: float = 0.9,
-                 min_hits: float = 3.0, half: str = "both") -> None:
+    def __init__(
+        self,
+        reference: str = "mine",
+        max_lag: int = 8,
+        decay: float = 0.9,
+        min_hits: float = 3.0,
+        half: str = "both",
+    ) -> None:
         if check_source(reference) == "both":
             raise ValueError(f"invalid reference {reference!r}: expected 'their' or 'mine'")
         self.reference = reference

@@ -9,6 +9,7 @@ what an opponent that avoids repeating itself, such as one walking a de Bruijn s
 (Billings 1999, "debruijn81"), is due to play. A chain and its novelty twin keep the same
 counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.share`).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -72,11 +73,18 @@ class ContinuationCounts:
 class MarkovChain:
     """Predict the continuation most often seen after the current context."""
 
-    def __init__(self, seq_len: int = 3, num_records: int | None = None, source: str = "their",
-                 least: bool = False) -> None:
+    def __init__(
+        self,
+        seq_len: int = 3,
+        num_records: int | None = None,
+        source: str = "their",
+        least: bool = False,
+    ) -> None:
         self.seq_len = check_positive(seq_len, "seq_len")
         if self.seq_len < 2:
-            raise ValueError(f"invalid seq_len {seq_len!r}: expected at least 2 (context plus move)")
+            raise ValueError(
+                f"invalid seq_len {seq_len!r}: expected at least 2 (context plus move)"
+            )
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
         self._symbol = SYMBOLS[source]
@@ -111,7 +119,9 @@ class MarkovChain:
         owner = shared.setdefault(key, self)
         if owner is not self:
             if not isinstance(owner, MarkovChain) or owner._length or self._length:
-                raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh Markov chains")
+                raise ValueError(
+                    f"cannot share {owner!r}'s counts: sharing needs fresh Markov chains"
+                )
             self._owner = owner
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
@@ -120,10 +130,14 @@ class MarkovChain:
             row = self._row
             if row is not None:  # the row of last round's context: count their move there
                 if self.num_records is None:
-                    row[their_move] += 1  # count(), inlined: this runs for most chains, twice a round
+                    row[their_move] += (
+                        1  # count(), inlined: this runs for most chains, twice a round
+                    )
                 else:
                     self._counts.count(row, their_move)
-            context = self._context = (self._context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
+            context = self._context = (
+                self._context * 10 + self._symbol[my_move * 3 + their_move]
+            ) % self._base
             length = self._length = self._length + 1
             row = self._row = self._counts.row(context) if length >= self._needed else None
         else:  # borrowed counts: the owner has just counted this round and read the new row
@@ -148,8 +162,6 @@ class MarkovChain:
 
     def predict(self) -> Move | None:
         return self._prediction
-
-
 
 
 class CalibratedMarkovChain(WorksInOneHalf):
@@ -188,8 +200,14 @@ class CalibratedMarkovChain(WorksInOneHalf):
     MEMORY = 16  # replies per row kept for rebuilding its bounds after a contradiction
     TRUSTED_FITS = 8  # replies a row must have fitted running before a look-back
 
-    def __init__(self, seq_len: int = 2, num_records: int | None = None, source: str = "their",
-                 infer_shift: bool = False, half: str = "both") -> None:
+    def __init__(
+        self,
+        seq_len: int = 2,
+        num_records: int | None = None,
+        source: str = "their",
+        infer_shift: bool = False,
+        half: str = "both",
+    ) -> None:
         self.seq_len = check_positive(seq_len, "seq_len")
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
@@ -244,11 +262,15 @@ class CalibratedMarkovChain(WorksInOneHalf):
                 all_contradicted = self._all_contradicted
                 # reading s takes the reply for the prediction rotated s more times: the
                 # argmax our move plus 2, plus 1, plus 0
-                broke0 = _constrain(all_bounds[0], all_contradicted[0], context, (my_move + 2) % 3,
-                                    d01, d02, d21)
-                broke1 = _constrain(all_bounds[1], all_contradicted[1], context, (my_move + 1) % 3,
-                                    d01, d02, d21)
-                broke2 = _constrain(all_bounds[2], all_contradicted[2], context, my_move, d01, d02, d21)
+                broke0 = _constrain(
+                    all_bounds[0], all_contradicted[0], context, (my_move + 2) % 3, d01, d02, d21
+                )
+                broke1 = _constrain(
+                    all_bounds[1], all_contradicted[1], context, (my_move + 1) % 3, d01, d02, d21
+                )
+                broke2 = _constrain(
+                    all_bounds[2], all_contradicted[2], context, my_move, d01, d02, d21
+                )
                 misfits = self._misfits
                 decay = self.MISFIT_DECAY
                 m0 = misfits[0] = misfits[0] * decay + broke0
@@ -258,7 +280,9 @@ class CalibratedMarkovChain(WorksInOneHalf):
                 broke = broke0 if shift == 0 else broke1 if shift == 1 else broke2
             else:
                 shift = 0
-                broke = _constrain(self._bounds, self._contradicted, context, (my_move + 2) % 3, d01, d02, d21)
+                broke = _constrain(
+                    self._bounds, self._contradicted, context, (my_move + 2) % 3, d01, d02, d21
+                )
             if memory:
                 if broke:  # in the reading in use
                     self._look_back(context, shift)
@@ -282,9 +306,13 @@ class CalibratedMarkovChain(WorksInOneHalf):
                     self._fits = {}
             counts.count(row, their_move)
         if needed:
-            context = self._context = (context * 10 + self._symbol[my_move * 3 + their_move]) % self._base
+            context = self._context = (
+                context * 10 + self._symbol[my_move * 3 + their_move]
+            ) % self._base
         self._length = length = length + 1
-        self._prediction = prediction = None if length < needed else self._calibrated(context, table.get(context))
+        self._prediction = prediction = (
+            None if length < needed else self._calibrated(context, table.get(context))
+        )
         return prediction
 
     def _calibrated(self, context: int, row: list[int] | None) -> Move | None:
@@ -348,8 +376,15 @@ class CalibratedMarkovChain(WorksInOneHalf):
 UNBOUNDED = 10**9
 
 
-def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int, winner: Move,
-               d01: int, d02: int, d21: int) -> bool:
+def _constrain(
+    rows: dict[int, list[int]],
+    contradicted: set[int],
+    context: int,
+    winner: Move,
+    d01: int,
+    d02: int,
+    d21: int,
+) -> bool:
     """Record that ``winner`` was the argmax (first on ties) of the context's row plus
     offsets, in one reading's ``rows`` of bounds (``d01 = n0 - n1`` and so on: the row's count
     differences); True if that contradicted the row's bounds, which then restart from this
@@ -395,7 +430,9 @@ def _constrain(rows: dict[int, list[int]], contradicted: set[int], context: int,
     return True
 
 
-def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int) -> list[int] | None:
+def _tightened(
+    bounds: list[int], reply: tuple[int, int, int, Move], shift: int
+) -> list[int] | None:
     """``bounds`` with one remembered reply (row counts, our move) read with ``shift``, as a
     new list, or None if it does not fit them."""
     n0, n1, n2, my_move = reply
@@ -410,7 +447,9 @@ def _tightened(bounds: list[int], reply: tuple[int, int, int, Move], shift: int)
     return _closed(low_a, high_a, low_b, high_b, low_c, high_c)
 
 
-def _closed(low_a: int, high_a: int, low_b: int, high_b: int, low_c: int, high_c: int) -> list[int] | None:
+def _closed(
+    low_a: int, high_a: int, low_b: int, high_b: int, low_c: int, high_c: int
+) -> list[int] | None:
     """a = b + c's three intervals tightened against each other (as a new list of bounds),
     or None if they are infeasible. With three variables every shortest path has at most two
     edges, so one pass of the triangle rules is the full difference-bound closure."""
@@ -431,8 +470,9 @@ def _closed(low_a: int, high_a: int, low_b: int, high_b: int, low_c: int, high_c
     return None
 
 
-def _refit(bounds: list[int], replies: Sequence[tuple[int, int, int, Move]],
-           shift: int) -> tuple[list[int], int]:
+def _refit(
+    bounds: list[int], replies: Sequence[tuple[int, int, int, Move]], shift: int
+) -> tuple[list[int], int]:
     """``bounds`` tightened by each of ``replies``, newest first, that fits those kept
     before it (as a new list; ``bounds`` is left as it was); and how many were kept."""
     kept = 0
@@ -449,12 +489,29 @@ def _restarted(winner: Move, d01: int, d02: int, d21: int) -> list[int]:
     intervals but the reply's two limits, written out (with the limits, count differences,
     far inside ``UNBOUNDED``, only the rules that carry a limit to an unbounded side apply)."""
     if winner == 0:  # a <= d01, b <= d02
-        return [-UNBOUNDED, d01, -UNBOUNDED, d02,
-                -UNBOUNDED - d02 if d02 < 0 else -UNBOUNDED, UNBOUNDED + d01 if d01 < 0 else UNBOUNDED]
+        return [
+            -UNBOUNDED,
+            d01,
+            -UNBOUNDED,
+            d02,
+            -UNBOUNDED - d02 if d02 < 0 else -UNBOUNDED,
+            UNBOUNDED + d01 if d01 < 0 else UNBOUNDED,
+        ]
     if winner == 1:  # a >= d01 + 1, c >= d21
-        return [d01 + 1, UNBOUNDED, d01 + 1 - UNBOUNDED if d01 + 1 > 0 else -UNBOUNDED,
-                UNBOUNDED - d21 if d21 > 0 else UNBOUNDED, d21, UNBOUNDED]
+        return [
+            d01 + 1,
+            UNBOUNDED,
+            d01 + 1 - UNBOUNDED if d01 + 1 > 0 else -UNBOUNDED,
+            UNBOUNDED - d21 if d21 > 0 else UNBOUNDED,
+            d21,
+            UNBOUNDED,
+        ]
     # b >= d02 + 1, c <= d21 - 1
-    return [d02 + 1 - UNBOUNDED if d02 + 1 > 0 else -UNBOUNDED, UNBOUNDED + d21 - 1 if d21 - 1 < 0 else UNBOUNDED,
-            d02 + 1, UNBOUNDED, -UNBOUNDED, d21 - 1]
-
+    return [
+        d02 + 1 - UNBOUNDED if d02 + 1 > 0 else -UNBOUNDED,
+        UNBOUNDED + d21 - 1 if d21 - 1 < 0 else UNBOUNDED,
+        d02 + 1,
+        UNBOUNDED,
+        -UNBOUNDED,
+        d21 - 1,
+    ]

@@ -29,6 +29,7 @@ each order's views, then the match) and the first rotation. A meta-player that u
 some of these agents is read less well: the model takes the best arm of all of them. A
 round costs one pass over the agents, however long the match.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,8 +51,14 @@ class MetaOfAgents(WorksInOneHalf):
     meta-player with nothing winning plays at random, and in the opening one arm of dozens
     leads by chance."""
 
-    def __init__(self, max_order: int = 3, memory: int = 8, score_memory: int = 16,
-                 min_score: int = 2, half: str = "direct") -> None:
+    def __init__(
+        self,
+        max_order: int = 3,
+        memory: int = 8,
+        score_memory: int = 16,
+        min_score: int = 2,
+        half: str = "direct",
+    ) -> None:
         self.max_order = check_positive(max_order, "max_order")
         for value, what in ((memory, "memory"), (score_memory, "score_memory")):
             if type(value) is not int or value < 2:
@@ -60,14 +67,16 @@ class MetaOfAgents(WorksInOneHalf):
             raise ValueError(f"invalid min_score {min_score!r}: expected a non-negative integer")
         self.memory, self.score_memory, self.min_score = memory, score_memory, min_score
         self.half = check_half(half)
-        self.name = f"meta-agents{max_order}" + ("" if (memory, score_memory) == (8, 16) else f"@{memory}-{score_memory}")
+        self.name = f"meta-agents{max_order}" + (
+            "" if (memory, score_memory) == (8, 16) else f"@{memory}-{score_memory}"
+        )
         self._score_keep = 1.0 - 1.0 / score_memory
         # rows fold their scale back in after this many recurrences: where keep ** -n would
         # pass 1e100
         self._keep = keep = 1.0 - 1.0 / memory
         self._limit = min(4096, int(100 * math.log(10) / -math.log(keep)))
-        self._modulus = 10 ** max_order  # a view's last max_order symbols, base-10 digits 1..9
-        self._moduli = tuple(10 ** order for order in range(1, max_order + 1))
+        self._modulus = 10**max_order  # a view's last max_order symbols, base-10 digits 1..9
+        self._moduli = tuple(10**order for order in range(1, max_order + 1))
         # agents per side: frequencies, VIEWS * max_order chains, the match
         self._per_side = 2 + VIEWS * max_order
         # _gaps[k]: the silent chains of each side while only orders up to k have been reached
@@ -81,13 +90,24 @@ class MetaOfAgents(WorksInOneHalf):
         # _sources[a]: where agent a's expectation is read: a row of the current contexts (the
         # order's views in turn) and its cell, or (None, i) for entry i of _others
         chains = VIEWS * max_order
-        self._sources = ((None, 0), *((i, 9) for i in range(chains)), (None, 1),
-                         (None, 2), *((i, 10) for i in range(chains)), (None, 3))
-        self._hits = tuple(tuple((arm - arm % 3 + (my - arm) % 3, arm - arm % 3 + (my - arm + 1) % 3)
-                                 for arm in range(arms)) for my in range(3))
+        self._sources = (
+            (None, 0),
+            *((i, 9) for i in range(chains)),
+            (None, 1),
+            (None, 2),
+            *((i, 10) for i in range(chains)),
+            (None, 3),
+        )
+        self._hits = tuple(
+            tuple(
+                (arm - arm % 3 + (my - arm) % 3, arm - arm % 3 + (my - arm + 1) % 3)
+                for arm in range(arms)
+            )
+            for my in range(3)
+        )
         # a best arm that has won min_score rounds running, decayed since: the score it needs
         # today, in units of this round's weight
-        self._bar = sum(self._score_keep ** i for i in range(min_score)) * 0.999
+        self._bar = sum(self._score_keep**i for i in range(min_score)) * 0.999
         self.reset()
 
     def reset(self) -> None:
@@ -166,19 +186,24 @@ class MetaOfAgents(WorksInOneHalf):
             add = powers[n]
             value = row[my_move] = row[my_move] + add
             leader = row[7]
-            if leader != my_move and (leader is None or value > row[leader]
-                                      or value == row[leader] and my_move < leader):
+            if leader != my_move and (
+                leader is None or value > row[leader] or value == row[leader] and my_move < leader
+            ):
                 row[7] = my_move
                 row[9] = row[11] + my_move
             value = row[theirs_cell] = row[theirs_cell] + add
             leader = row[8]
-            if leader != their_move and (leader is None or value > row[3 + leader]
-                                         or value == row[3 + leader] and their_move < leader):
+            if leader != their_move and (
+                leader is None
+                or value > row[3 + leader]
+                or value == row[3 + leader]
+                and their_move < leader
+            ):
                 row[8] = their_move
                 row[10] = row[12] + answer
             n += 1
             if n == size and size < self._limit:
-                powers.append(self._keep ** -n)
+                powers.append(self._keep**-n)
                 size += 1
             elif n == size:  # back to the scale of one recurrence
                 scale = powers[n - 1]
@@ -190,13 +215,17 @@ class MetaOfAgents(WorksInOneHalf):
         self._count_weight = count_weight = self._count_weight / self._keep
         value = frequencies[my_move] = frequencies[my_move] + count_weight
         leader = leaders[0]
-        if leader != my_move and (value > frequencies[leader]
-                                  or value == frequencies[leader] and my_move < leader):
+        if leader != my_move and (
+            value > frequencies[leader] or value == frequencies[leader] and my_move < leader
+        ):
             leaders[0] = my_move
         value = frequencies[theirs_cell] = frequencies[theirs_cell] + count_weight
         leader = leaders[1]
-        if leader != their_move and (value > frequencies[3 + leader]
-                                     or value == frequencies[3 + leader] and their_move < leader):
+        if leader != their_move and (
+            value > frequencies[3 + leader]
+            or value == frequencies[3 + leader]
+            and their_move < leader
+        ):
             leaders[1] = their_move
         if count_weight > RESCALE_AT:
             self._count_weight = fold_weight([frequencies], count_weight)
@@ -207,7 +236,9 @@ class MetaOfAgents(WorksInOneHalf):
         theirs.append(their_move)
         matcher = self._matcher
         matcher.update(my_move, their_move)
-        self._context = context = (self._context * 10 + 3 * my_move + their_move + 1) % self._modulus
+        self._context = context = (
+            self._context * 10 + 3 * my_move + their_move + 1
+        ) % self._modulus
         current = self._row_sets.get(context)
         if current is None:
             current = self._row_sets[context] = self._rows_of(context)
@@ -218,8 +249,12 @@ class MetaOfAgents(WorksInOneHalf):
         if found is None:
             self._others = [leaders[0], None, self._theirs_first + NEXT[leaders[1]], None]
         else:
-            self._others = [leaders[0], self._match_arm + mine[found],
-                            self._theirs_first + NEXT[leaders[1]], self._theirs_match_arm + NEXT[theirs[found]]]
+            self._others = [
+                leaders[0],
+                self._match_arm + mine[found],
+                self._theirs_first + NEXT[leaders[1]],
+                self._theirs_match_arm + NEXT[theirs[found]],
+            ]
         # the best arm of an agent that speaks (the first on ties)
         top = max(scores)
         best = scores.index(top)
@@ -247,8 +282,16 @@ class MetaOfAgents(WorksInOneHalf):
         """What every agent expects of our next move, as its arm 3 a + x (None: silent)."""
         others, current = self._others, self._current
         gap = self._gaps[len(current) // VIEWS]
-        return [others[0], *(row[9] for row in current), *gap, others[1],
-                others[2], *(row[10] for row in current), *gap, others[3]]
+        return [
+            others[0],
+            *(row[9] for row in current),
+            *gap,
+            others[1],
+            others[2],
+            *(row[10] for row in current),
+            *gap,
+            others[3],
+        ]
 
     def _rows_of(self, pairs: int) -> tuple[list, ...]:
         """The rows of every order's contexts, their views (theirs, ours, pairs) in turn, that
@@ -272,12 +315,24 @@ class MetaOfAgents(WorksInOneHalf):
                 key = (context % divisor) << 2 | view
                 row = rows.get(key)
                 if row is None:
-                    row = rows[key] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, None, None, None, None,
-                                       3 * agent, 3 * (self._per_side + agent)]
+                    row = rows[key] = [
+                        0.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        0,
+                        None,
+                        None,
+                        None,
+                        None,
+                        3 * agent,
+                        3 * (self._per_side + agent),
+                    ]
                 found.append(row)
                 agent += 1
         return tuple(found)
 
     def predict(self) -> Move | None:
         return self._prediction
-

@@ -7,6 +7,7 @@ the opponent's own previous move (the original) or ours. Unconditioned (``by_res
 the table has a single row: the opponent's habitual roll, which locks on within two rounds
 to bots that rotate (Billings' "rotatebot") or answer our last move by rule.
 """
+
 from __future__ import annotations
 
 from ..moves import Move, outcome
@@ -16,7 +17,9 @@ from .base import RESCALE_AT, argmax3, check_decay, check_source, fold_weight
 class OutcomeRollTable:
     """Predict the opponent's move as reference + the roll most seen after this result."""
 
-    def __init__(self, reference: str = "their", decay: float = 0.9, by_result: bool = True) -> None:
+    def __init__(
+        self, reference: str = "their", decay: float = 0.9, by_result: bool = True
+    ) -> None:
         if check_source(reference) == "both":
             raise ValueError(f"invalid reference {reference!r}: expected 'their' or 'mine'")
         self.reference = reference

@@ -53,6 +53,7 @@ moves, so among the periods that fit, each shorter one is three times likelier t
 other side every period has failed within a few rounds of its first test, and the predictor
 is back to its runs and its vote.
 """
+
 from __future__ import annotations
 
 from struct import unpack
@@ -86,24 +87,40 @@ class PeriodicMoves(WorksInOneHalf):
     that run is ``min_run`` long, and nothing speaks otherwise.
     """
 
-    def __init__(self, source: str = "their", max_period: int = 16, min_rate: float = 0.6,
-                 min_run: int = 3, half: str = "both", hold_rate: float | None = None) -> None:
+    def __init__(
+        self,
+        source: str = "their",
+        max_period: int = 16,
+        min_rate: float = 0.6,
+        min_run: int = 3,
+        half: str = "both",
+        hold_rate: float | None = None,
+    ) -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a period is read off one side's moves")
         self.max_period = check_positive(max_period, "max_period")
-        if isinstance(min_rate, bool) or not isinstance(min_rate, (int, float)) or not 0 < min_rate < 1:
+        if (
+            isinstance(min_rate, bool)
+            or not isinstance(min_rate, (int, float))
+            or not 0 < min_rate < 1
+        ):
             raise ValueError(f"invalid min_rate {min_rate!r}: expected a number in (0, 1)")
         self.min_rate = float(min_rate)
         if hold_rate is None:
             hold_rate = min(HOLD_RATE, self.min_rate)
-        if (isinstance(hold_rate, bool) or not isinstance(hold_rate, (int, float))
-                or not 0 < hold_rate <= self.min_rate):
+        if (
+            isinstance(hold_rate, bool)
+            or not isinstance(hold_rate, (int, float))
+            or not 0 < hold_rate <= self.min_rate
+        ):
             raise ValueError(f"invalid hold_rate {hold_rate!r}: expected a number in (0, min_rate]")
         self.hold_rate = float(hold_rate)
         longest = 1 << (RUN_LIMIT - 1)  # a run just halved from the limit
         if isinstance(min_run, bool) or not isinstance(min_run, int) or not 1 <= min_run <= longest:
-            raise ValueError(f"invalid min_run {min_run!r}: expected an integer from 1 to {longest}")
+            raise ValueError(
+                f"invalid min_run {min_run!r}: expected an integer from 1 to {longest}"
+            )
         self.min_run = min_run
         self.name = f"period{max_period}-{source}"
         self._mine = source == "mine"
@@ -212,7 +229,7 @@ class PeriodicMoves(WorksInOneHalf):
             self._voting = True
             voters = LOOKBACK if seen >= LOOKBACK * period else seen // period
             # the moves one to LOOKBACK periods back, the latest first, which wins ties
-            picks = moves[at + best:at + voters * period:period]
+            picks = moves[at + best : at + voters * period : period]
             first = picks[0]
             # half the votes or more (none has more), or the latest RECENT periods agree
             if 2 * picks.count(first) >= voters or picks[:RECENT].count(first) == RECENT:

@@ -1,4 +1,5 @@
 """Random guessing: the baseline every other predictor has to beat (Egnor 1999)."""
+
 from __future__ import annotations
 
 import random

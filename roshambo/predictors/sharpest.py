@@ -9,6 +9,7 @@ recent move frequencies) takes over when nothing sharper is there. Decayed count
 opponent that drifts or switches; Beal used 0.98, ours forgets faster (0.9 measured best
 in the ensemble against the classic field).
 """
+
 from __future__ import annotations
 
 from ..moves import Move
@@ -25,7 +26,9 @@ class SharpestContext:
 
     def __init__(self, decay: float = 0.9) -> None:
         self.decay = check_decay(decay, "decay")
-        self.name = "sharpest" if self.decay == 0.9 else f"sharpest-{self.decay:g}".replace(".", "_")
+        self.name = (
+            "sharpest" if self.decay == 0.9 else f"sharpest-{self.decay:g}".replace(".", "_")
+        )
         self.reset()
 
     def reset(self) -> None:

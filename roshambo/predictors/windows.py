@@ -56,6 +56,7 @@ test more for each ninefold of such starts (each is another chance of a fit by l
 Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
 open; packed fields as in the ensemble's scores.
 """
+
 from __future__ import annotations
 
 import sys
@@ -86,7 +87,9 @@ RULE_CAP = (1 << RULE_BITS) - 1
 LEAD = 6  # hits (by default): no record falls further behind the best one
 MOST, LEAST = 0, 1
 FULL = 6  # a record's credit for a hit (with ``split_ties``: divided among the tied moves)
-MAX_LEAD = ((1 << GUARD_BIT) - 1 - FULL) // FULL  # a record reaches lead + 1 hits before it is lowered
+MAX_LEAD = (
+    (1 << GUARD_BIT) - 1 - FULL
+) // FULL  # a record reaches lead + 1 hits before it is lowered
 # the rules a tie between moves i and i + 1 (pair i) may be broken by: a fixed preference
 # for i or for i + 1, the move that entered the counted moves first, the one seen last
 I_FIRST, NEXT_FIRST, ENTERED_FIRST, SEEN_LAST = range(4)
@@ -107,9 +110,16 @@ class CountingWindows(WorksInOneHalf):
     the two).
     """
 
-    def __init__(self, source: str = "mine", max_window: int = 64, min_score: int = 4,
-                 half: str = "both", lead: int = LEAD, split_ties: bool = False,
-                 tie_rules: bool = False) -> None:
+    def __init__(
+        self,
+        source: str = "mine",
+        max_window: int = 64,
+        min_score: int = 4,
+        half: str = "both",
+        lead: int = LEAD,
+        split_ties: bool = False,
+        tie_rules: bool = False,
+    ) -> None:
         self.source = check_source(source)
         if source == "both":
             raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
@@ -117,18 +127,26 @@ class CountingWindows(WorksInOneHalf):
         self.min_score = check_positive(min_score, "min_score")
         self.lead = check_positive(lead, "lead")
         if lead > MAX_LEAD:
-            raise ValueError(f"invalid lead {lead!r}: expected at most {MAX_LEAD} (a record's field would overflow)")
+            raise ValueError(
+                f"invalid lead {lead!r}: expected at most {MAX_LEAD} (a record's field would overflow)"
+            )
         if not isinstance(split_ties, bool):
             raise ValueError(f"invalid split_ties {split_ties!r}: expected True or False")
         self.split_ties = split_ties
         if not isinstance(tie_rules, bool):
             raise ValueError(f"invalid tie_rules {tie_rules!r}: expected True or False")
         if tie_rules and split_ties:
-            raise ValueError(f"invalid tie_rules {tie_rules!r} with split_ties: two ways to credit a tie, choose one")
+            raise ValueError(
+                f"invalid tie_rules {tie_rules!r} with split_ties: two ways to credit a tie, choose one"
+            )
         self.tie_rules = tie_rules
         self._lead = FULL * self.lead  # in credits
-        self.name = (f"windows{max_window}-{source}" + ("" if lead == LEAD else f"-lead{lead}")
-                     + ("-split" if split_ties else "") + ("-rules" if tie_rules else ""))
+        self.name = (
+            f"windows{max_window}-{source}"
+            + ("" if lead == LEAD else f"-lead{lead}")
+            + ("-split" if split_ties else "")
+            + ("-rules" if tie_rules else "")
+        )
         self._mine = source == "mine"
         self.half = check_half(half)
         self._fields = fields = self.max_window + 1  # the windows, then the whole match
@@ -140,10 +158,16 @@ class CountingWindows(WorksInOneHalf):
         self._window_ones = self._ones & self._windows  # one in every window's field
         self._whole_bit = 1 << self._whole_shift  # one in the whole match's field
         self._window_fields = (1 << self._least_shift) - 1  # MOST's fields, a record's or a bit's
-        self._both_ones = self._ones << self._least_shift | self._ones  # a field per window and target
+        self._both_ones = (
+            self._ones << self._least_shift | self._ones
+        )  # a field per window and target
         self._both_guard = self._both_ones << GUARD_BIT
-        self._low = self._both_ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)  # the bits a decay shift keeps
-        self._field_masks = tuple(0xFFFF << (FIELD * j) for j in range(2 * fields))  # per field and target
+        self._low = self._both_ones * (
+            (1 << (FIELD - DECAY_SHIFT)) - 1
+        )  # the bits a decay shift keeps
+        self._field_masks = tuple(
+            0xFFFF << (FIELD * j) for j in range(2 * fields)
+        )  # per field and target
         self._rule_overflow = self._both_ones << RULE_BITS  # the bit above RULE_CAP in every field
         # per k, the windows' fields that do not count a move last played k + 1 moves ago (the
         # first k; see _track_entries); and per field and target, those that do not (do)
@@ -151,7 +175,7 @@ class CountingWindows(WorksInOneHalf):
         self._uncounted_at = tuple(fresh << self._least_shift | fresh for fresh in self._fresh)
         self._counted_at = tuple(self._both_ones ^ uncounted for uncounted in self._uncounted_at)
         full_score = HIT << DECAY_SHIFT
-        self._threshold = int(full_score * (1 - (1 - 2 ** -DECAY_SHIFT) ** min_score)) - 1
+        self._threshold = int(full_score * (1 - (1 - 2**-DECAY_SHIFT) ** min_score)) - 1
         self.reset()
 
     def reset(self) -> None:
@@ -231,11 +255,15 @@ class CountingWindows(WorksInOneHalf):
         super().share(shared, mirrored)
         if self._idle:
             return
-        owner = shared.setdefault(("windows", self.source, mirrored, self.max_window, self.min_score), self)
+        owner = shared.setdefault(
+            ("windows", self.source, mirrored, self.max_window, self.min_score), self
+        )
         if owner is self:
             return
         if type(owner) is not type(self) or owner._seen or self._seen:
-            raise ValueError(f"cannot share {owner!r}'s counts: sharing needs fresh counting windows")
+            raise ValueError(
+                f"cannot share {owner!r}'s counts: sharing needs fresh counting windows"
+            )
         owner._lent = True
         owner._reads_rules = owner._reads_rules or self.tie_rules
         self._owner = owner
@@ -301,14 +329,20 @@ class CountingWindows(WorksInOneHalf):
                 if not consistent:  # every window missed: each starts over from here
                     self._consistent, self._tests = self._both_ones, 0
                     self._restarts += 1
-                    if self._restarts == 9 ** (self._handicap + 1) - 1:  # floor(log9(1 + restarts)) rises
+                    if (
+                        self._restarts == 9 ** (self._handicap + 1) - 1
+                    ):  # floor(log9(1 + restarts)) rises
                         self._handicap += 1
                     self._fits = self._every_rule()
             else:
-                if owner._seen != self._seen + 1:  # the owner has seen this round already (see share)
-                    raise RuntimeError(f"{self.name} borrows the counts of {owner.name}, which has seen "
-                                       f"{owner._seen} rounds, not {self._seen + 1}: update it first, "
-                                       "every round, and reset both")
+                if (
+                    owner._seen != self._seen + 1
+                ):  # the owner has seen this round already (see share)
+                    raise RuntimeError(
+                        f"{self.name} borrows the counts of {owner.name}, which has seen "
+                        f"{owner._seen} rounds, not {self._seen + 1}: update it first, "
+                        "every round, and reset both"
+                    )
                 hits, tied_a, tied_b, misread = owner._compared
             if self._decayed_choice:
                 kind, window = self._best
@@ -321,8 +355,11 @@ class CountingWindows(WorksInOneHalf):
                 # or 2), so that a random move earns 2 in expectation whatever the window's
                 # counts: a window whose counts all tie would otherwise hit every round;
                 # 6 - 3 (some tie) - 1 (both tie), per window, masked to the fields hit
-                credit = (self._ones * FULL - 3 * ((tied_a | tied_b) >> GUARD_BIT)
-                          - ((tied_a & tied_b) >> GUARD_BIT))
+                credit = (
+                    self._ones * FULL
+                    - 3 * ((tied_a | tied_b) >> GUARD_BIT)
+                    - ((tied_a & tied_b) >> GUARD_BIT)
+                )
                 self._best = self._follow((credit << self._least_shift | credit) & hits * 7)
             else:
                 self._best = self._follow(FULL * hits)
@@ -344,7 +381,7 @@ class CountingWindows(WorksInOneHalf):
             positions = self._positions[move]
             positions.append(self._seen)
             if len(positions) > 2 * self.max_window:
-                del positions[:self.max_window]
+                del positions[: self.max_window]
             self._track_entries(move)
             self._forced = self._agreed()
         self._seen += 1
@@ -394,10 +431,16 @@ class CountingWindows(WorksInOneHalf):
         ge12, ge20, ge21 = (g1 - c2) & guard, (g2 - c0) & guard, (g2 - c1) & guard
         self._at_least = (guard, ge01, ge02, ge10, guard, ge12, ge20, ge21, guard)
         # the consistent fields of each target at the guard bits, where the comparisons are
-        most, least = (consistent & self._window_fields) << GUARD_BIT, consistent >> shift << GUARD_BIT
+        most, least = (
+            (consistent & self._window_fields) << GUARD_BIT,
+            consistent >> shift << GUARD_BIT,
+        )
         # per move m, then u = m + 1 and v = m + 2: m >= u, u >= m, m >= v, v >= m
-        for m, m_u, u_m, m_v, v_m in ((0, ge01, ge10, ge02, ge20), (1, ge12, ge21, ge10, ge01),
-                                      (2, ge20, ge02, ge21, ge12)):
+        for m, m_u, u_m, m_v, v_m in (
+            (0, ge01, ge10, ge02, ge20),
+            (1, ge12, ge21, ge10, ge01),
+            (2, ge20, ge02, ge21, ge12),
+        ):
             if most & m_u & m_v != most or least & u_m & v_m != least:
                 continue  # m does not lead (trail) some field
             v = (m + 2) % 3
@@ -406,7 +449,12 @@ class CountingWindows(WorksInOneHalf):
             tie_u, tie_v = (m_u & u_m) >> GUARD_BIT, (m_v & v_m) >> GUARD_BIT
             tie_u = (tie_u << shift | tie_u) & consistent
             tie_v = (tie_v << shift | tie_v) & consistent
-            if tie_u and self._named_first(tie_u, m, True) or tie_v and self._named_first(tie_v, v, False):
+            if (
+                tie_u
+                and self._named_first(tie_u, m, True)
+                or tie_v
+                and self._named_first(tie_v, v, False)
+            ):
                 continue  # a field names another move before m
             # some field names m: one where it ties neither (most often), or where the rules
             # of its ties name it first
@@ -421,7 +469,9 @@ class CountingWindows(WorksInOneHalf):
                 return (m + 1) % 3
         return None
 
-    def _named_first(self, fields: int, pair: int, second: bool, rules: list[int] | None = None) -> int:
+    def _named_first(
+        self, fields: int, pair: int, second: bool, rules: list[int] | None = None
+    ) -> int:
         """Of ``fields`` (a bit per field and target), those where some rule still fitting the
         ties of moves ``pair`` and ``pair`` + 1 names the first of them first (with ``second``,
         the second); ``rules``: instead of those still fitting, per rule (I_FIRST ...) the
@@ -458,8 +508,11 @@ class CountingWindows(WorksInOneHalf):
             fresh = self._ones
         windows = self._windows
         (e0, e1, e2), (a0, a1, a2) = self._entered, ABSENT_AHEAD  # per pair
-        entered = [(e0 << FIELD) & windows | e0 & whole_bit | a0, (e1 << FIELD) & windows | e1 & whole_bit | a1,
-                   (e2 << FIELD) & windows | e2 & whole_bit | a2]
+        entered = [
+            (e0 << FIELD) & windows | e0 & whole_bit | a0,
+            (e1 << FIELD) & windows | e1 & whole_bit | a1,
+            (e2 << FIELD) & windows | e2 & whole_bit | a2,
+        ]
         entered[move] &= self._ones ^ fresh  # the new move after the next one
         entered[(move + 2) % 3] |= fresh  # and after the one before it
         self._entered = entered
@@ -483,9 +536,17 @@ class CountingWindows(WorksInOneHalf):
                 if absent_ahead:
                     seen = self._both_ones
                 else:
-                    seen = self._counted_at[min(latest - last[second], top)] if last[second] >= 0 else 0
+                    seen = (
+                        self._counted_at[min(latest - last[second], top)]
+                        if last[second] >= 0
+                        else 0
+                    )
             elif absent_ahead:  # second counted wherever first is, and seen later (or neither)
-                seen = self._uncounted_at[min(latest - last[first], top)] if last[first] >= 0 else self._both_ones
+                seen = (
+                    self._uncounted_at[min(latest - last[first], top)]
+                    if last[first] >= 0
+                    else self._both_ones
+                )
             else:
                 seen = 0
             entered, both = self._entered[pair], self._least_shift
@@ -550,8 +611,11 @@ class CountingWindows(WorksInOneHalf):
         if (self._scores[0] & masks[at]) >> (FIELD * at) < self._threshold:
             return None
         field = masks[best_window]  # (counts stay under 2 ** 15: nothing in the guard bit)
-        c0, c1, c2 = counts = ((self._counts[0] & field) >> shift, (self._counts[1] & field) >> shift,
-                               (self._counts[2] & field) >> shift)
+        c0, c1, c2 = counts = (
+            (self._counts[0] & field) >> shift,
+            (self._counts[1] & field) >> shift,
+            (self._counts[2] & field) >> shift,
+        )
         extreme = max(counts) if best_kind == MOST else min(counts)
         mask = (c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2
         tied = TIED[mask]
@@ -591,7 +655,9 @@ class CountingWindows(WorksInOneHalf):
         shift = self._least_shift
         ta, tb = tied_a >> GUARD_BIT, tied_b >> GUARD_BIT
         ta, tb = (ta << shift | ta) & hits, (tb << shift | tb) & hits
-        misread = self._learn_ties(ta, target, False) if ta else 0  # the beaten move first, theirs second
+        misread = (
+            self._learn_ties(ta, target, False) if ta else 0
+        )  # the beaten move first, theirs second
         if tb:  # the move after theirs first, the beaten move second
             misread |= self._learn_ties(tb, (target + 2) % 3, True)
         return misread
@@ -631,7 +697,10 @@ class CountingWindows(WorksInOneHalf):
         bit = 1 << at
         best = [0 if (count >> at) & 0x7FFF else bit for count in self._misfits[pair]]
         counts = self._owner or self  # the verdicts of the counts just updated
-        first, second = counts._named_first(bit, pair, False, best), counts._named_first(bit, pair, True, best)
+        first, second = (
+            counts._named_first(bit, pair, False, best),
+            counts._named_first(bit, pair, True, best),
+        )
         if first and not second:
             return pair
         return (pair + 1) % 3 if second and not first else None

@@ -81,14 +81,14 @@ for spec, match_seeds in seeds:
         ours = theirs = None
         for turn in range(ROUNDS):
             a, b = engine.move(theirs), bot.move(ours)
-            d = (a - b) %% 3
+            d = (a - b) % 3
             if d == 1:
                 wins += 1
             elif d == 2:
                 losses += 1
                 lost.append(turn)
             if noisy:  # a player beating the bot's rule every round, against the same noise
-                d = (bot.rule_move + 1 - b) %% 3
+                d = (bot.rule_move + 1 - b) % 3
                 best_wins += d == 1
                 best_losses += d == 2
             ours, theirs = a, b

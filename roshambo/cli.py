@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from . import options, report
 from .arena import (
@@ -347,7 +348,7 @@ def _run_seed(args: argparse.Namespace) -> int:
 
 
 def _timed_tournament(
-    args: argparse.Namespace, **kwargs: object
+    args: argparse.Namespace, **kwargs: Any
 ) -> tuple[TournamentResult, float, str]:
     """Run on the executor --scheduler names, streaming to --out: (result, seconds, where)."""
     start = time.perf_counter()
@@ -355,7 +356,7 @@ def _timed_tournament(
         where = args.scheduler.describe(workers or args.workers)
         result = tournament(
             **kwargs,
-            executor=executor,  # type: ignore[arg-type]
+            executor=executor,
             workers=workers or args.workers,
             out=args.out,
             progress=_progress(),

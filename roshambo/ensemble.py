@@ -565,7 +565,7 @@ class Ensemble:
                 for half in halves:
                     if (
                         getattr(half, "carried", False)
-                        and real_side(half.source, bool(mirrored)) == "their"
+                        and real_side(half.source, bool(mirrored)) == "their"  # type: ignore[attr-defined]
                     ):
                         half.update(theirs, mine) if mirrored else half.update(mine, theirs)
         self._new_predictors(carry=True)
@@ -589,7 +589,7 @@ class Ensemble:
             old[1][i] if kept[1][i] else make(rng)  # type: ignore[index]
             for i, make in enumerate(self._factories.values())
         ]
-        self._halves = (direct, mirror)
+        self._halves: tuple[list[Predictor], list[Predictor]] = (direct, mirror)
         # halves that would compute what another half already does borrow its work, in the
         # order of the updates (every direct half, then every mirrored one), so that the
         # owner always updates first (a kept half offered already, when it was new)

@@ -98,12 +98,12 @@ class KaggleAgent:
         # then the engine starts a fresh match there.
         if step == 0 or (self._step is not None and step <= self._step):
             self.reset()
-        their_last = None
+        their_last: Move | None = None
         if step > 0:
-            their_last = _field(observation, "lastOpponentAction")
-            if their_last is None:
+            last = _field(observation, "lastOpponentAction")
+            if last is None:
                 raise ValueError(f"observation.lastOpponentAction is missing at step {step}")
-            check_move(their_last)
+            their_last = check_move(last)
         if self._step is None:
             their_last = None  # joined mid-episode: that move answered none of ours
         self._step = step

@@ -18,6 +18,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from .arena import Factory, Forfeit, MatchResult
 
@@ -69,15 +70,15 @@ class RunHeader:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> RunHeader:
+    def from_json(cls, data: Mapping[str, Any]) -> RunHeader:  # parsed JSON
         players = data["players"]
         assert isinstance(players, Mapping)
         return cls(
             int(data["seed"]),
             int(data["n"]),
-            int(data["reps"]),  # type: ignore[arg-type]
+            int(data["reps"]),
             tuple(data["population"]),
-            tuple(data["candidates"]),  # type: ignore[arg-type]
+            tuple(data["candidates"]),
             tuple((str(k), str(v)) for k, v in players.items()),
         )
 
@@ -99,18 +100,18 @@ def match_line(result: MatchResult, seconds: float) -> dict[str, object]:
     }
 
 
-def result_from_line(data: Mapping[str, object]) -> MatchResult:
+def result_from_line(data: Mapping[str, Any]) -> MatchResult:  # parsed JSON
     """The :class:`MatchResult` a run-log line holds."""
     forfeit = data.get("forfeit")
     return MatchResult(
         player=str(data["player"]),
         opponent=str(data["opponent"]),
-        wins=int(data["wins"]),  # type: ignore[arg-type]
+        wins=int(data["wins"]),
         losses=int(data["losses"]),
         ties=int(data["ties"]),
-        seed=int(data["seed"]),  # type: ignore[arg-type]
+        seed=int(data["seed"]),
         n=int(data["n"]),
-        rep=int(data["rep"]),  # type: ignore[arg-type]
+        rep=int(data["rep"]),
         forfeit=Forfeit(**forfeit) if isinstance(forfeit, Mapping) else None,
     )
 

@@ -340,7 +340,8 @@ class GameStore:
             game = self._games.pop(game_id, None)
         if game is None:
             self.get(game_id)  # raises the 404
-        game.close()
+        else:
+            game.close()
 
 
 Handler = Callable[..., Response]
@@ -595,7 +596,7 @@ def make_server(
 
 
 def url_of(server: ThreadingWSGIServer) -> str:
-    host = server.server_address[0]
+    host = str(server.server_address[0])
     host = f"[{host}]" if ":" in host else host
     return f"http://{host}:{server.server_port}/"
 

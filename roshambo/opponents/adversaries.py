@@ -71,7 +71,7 @@ class CopyAttacker:
         self.reset()
 
     def reset(self) -> None:
-        self._copy = self._engine(random.Random(self._rng.getrandbits(64)))
+        self._copy: Any = self._engine(random.Random(self._rng.getrandbits(64)))  # any engine
         self._shadows = isinstance(self._copy, ShadowableEngine)
         self._has_policy = self._shadows and callable(getattr(self._copy, "policy", None))
         self._mine: Move | None = None  # the attacker's last move

@@ -261,7 +261,7 @@ class BanditEnsemble:
         expected: list[Move | None] = []
         for side in (0, 1):
             row = self._frequency[side]
-            guesses = [max(range(3), key=row.__getitem__)]
+            guesses: list[Move | None] = [max(range(3), key=row.__getitem__)]
             guesses += [
                 chain.predict(text[kind][-order:])
                 for s, kind, order, chain in self._chains

@@ -161,8 +161,8 @@ class ContextCounter:
                     row[2] *= self.decay
                 row[their_last] += 1
             self._recent.append(their_last)
-        row = self._rows.get(tuple(self._recent))
-        prediction = 0 if row is None else max(range(3), key=row.__getitem__)
+        counts = self._rows.get(tuple(self._recent))
+        prediction = 0 if counts is None else max(range(3), key=counts.__getitem__)
         return (prediction + 1 + self.rotation) % 3
 
 
@@ -277,7 +277,7 @@ class Noisy:
             raise ValueError(f"invalid noise {share!r}: expected a share in (0, 1)")
         self.inner, self.share = inner, float(share)
         self._rng = rng if rng is not None else random.Random()
-        self.name = f"{inner.name},noise={_number(share)}"
+        self.name: str = f"{inner.name},noise={_number(share)}"
         self.rule_move: Move | None = None
 
     def reset(self) -> None:
@@ -501,12 +501,12 @@ def _check_window(window: object) -> int | None:
         isinstance(window, bool) or not isinstance(window, int) or window < 1
     ):
         raise ValueError(f"invalid window {window!r}: expected a positive integer or None (all)")
-    return window  # type: ignore[return-value]
+    return window
 
 
 def _check_tie(tie: object) -> str:
     if tie in TIE_RULES or (isinstance(tie, str) and sorted(tie) == sorted(LETTERS)):
-        return tie  # type: ignore[return-value]
+        return tie
     raise ValueError(
         f"invalid tie {tie!r}: expected one of {', '.join(TIE_RULES)} or an order of RPS"
     )

@@ -45,21 +45,22 @@ CARRIED = (
 
 
 def _lineup() -> list[Factory]:
+    # (the lambdas bind a loop's value as a default argument, which mypy cannot type: misc)
     factories: list[Factory] = []
     # Order matters only on ties (the first strategy wins), so the most general go first.
     # Chains and frequency counts over a window take a meta window's length (10, 50, 100:
     # see EnsembleConfig.windows); counting windows, lags, periods and decayed contexts
     # cover their whole ranges at once.
     for source in ("their", "mine", "both"):  # Iocaine's longest age: the last 1000 rounds
-        factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12, window=1000))
+        factories.append(lambda rng, s=source: HistoryMatcher(s, max_len=12, window=1000))  # type: ignore[misc]
     for seq_len in (2, 3, 4):
-        factories.append(lambda rng, n=seq_len: MarkovChain(n))
+        factories.append(lambda rng, n=seq_len: MarkovChain(n))  # type: ignore[misc]
     factories.append(lambda rng: MarkovChain(3, num_records=100))
     factories.append(lambda rng: MarkovChain(2, source="mine"))
     factories.append(lambda rng: MarkovChain(3, source="both"))
     factories.append(lambda rng: MarkovChain(2, num_records=50, source="both"))
     for seq_len in (3, 4):
-        factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))
+        factories.append(lambda rng, n=seq_len: MarkovChain(n, least=True))  # type: ignore[misc]
     # the whole-match counters wait for 3 moves (a "most frequent" move read off one or two
     # is noise that costs games in the opening), while a window must speak at once; the
     # window's counter learns how the opponent breaks its ties (no fixed order fits a set's
@@ -75,7 +76,7 @@ def _lineup() -> list[Factory]:
     # only the mirrored half works (as for the frequency models below)
     for seq_len in (2, 3, 4):
         factories.append(
-            lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True, half="mirrored")
+            lambda rng, n=seq_len: CalibratedMarkovChain(n, infer_shift=True, half="mirrored")  # type: ignore[misc]
         )
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10, half="mirrored"))
     factories.append(lambda rng: CalibratedMarkovChain(1, half="mirrored"))
@@ -105,7 +106,7 @@ def _lineup() -> list[Factory]:
     # the models in CARRIED once more, carried over from earlier matches
     probe = random.Random(0)
     factories += [
-        lambda rng, make=make: CarriedOver(make(rng))
+        lambda rng, make=make: CarriedOver(make(rng))  # type: ignore[misc]
         for make in list(factories)
         if make(probe).name in CARRIED
     ]

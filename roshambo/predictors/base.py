@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Literal, Protocol, overload
 
 from ..moves import Move
 
@@ -219,8 +219,14 @@ class TieContexts:
             self.pending = None
 
 
+@overload
+def check_positive(value: int, what: str, allow_none: Literal[False] = False) -> int: ...
+@overload
+def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None: ...
+
+
 def check_positive(value: int | None, what: str, allow_none: bool = False) -> int | None:
-    """Validate a length or window size."""
+    """Validate a length or window size (``None`` too, where ``allow_none``)."""
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -246,7 +252,7 @@ def fold_weight(rows: list[list[float]], weight: float) -> float:
     return 1.0
 
 
-def argmax3(counts: list[float]) -> Move | None:
+def argmax3(counts: Sequence[float]) -> Move | None:
     """Index of the largest of three counts, the first on ties; None when all are zero."""
     a, b, c = counts
     if a == b == c == 0:

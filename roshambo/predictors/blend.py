@@ -37,8 +37,8 @@ class BlendedContexts:
         self._prediction: Move | None = None
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        for row in self._current:
-            row[their_move] += 1
+        for counted in self._current:
+            counted[their_move] += 1
         if self._length < self.max_order:
             self._length += 1
         moduli = self._moduli
@@ -61,6 +61,7 @@ class BlendedContexts:
                 scissors += seen * s
             current.append(row)
         # argmax3, inlined
+        prediction: Move | None
         if rock >= paper:
             prediction = 0 if rock >= scissors else 2
         else:

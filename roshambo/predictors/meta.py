@@ -258,11 +258,11 @@ class MetaOfAgents(WorksInOneHalf):
         # the best arm of an agent that speaks (the first on ties)
         top = max(scores)
         best = scores.index(top)
-        row, cell = self._sources[best // 3]
-        if row is None:
+        at, cell = self._sources[best // 3]
+        if at is None:
             expected = self._others[cell]
         else:
-            expected = current[row][cell] if row < len(current) else None
+            expected = current[at][cell] if at < len(current) else None
         if expected is None:
             expectations = self._expectations()
             top, best = 0.0, -1

@@ -39,8 +39,9 @@ class OutcomeRollTable:
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         self._weight /= self.decay
-        if self._result is not None:
-            self._table[self._result][(their_move - self._reference) % 3] += self._weight
+        result, reference = self._result, self._reference  # both None before the first round
+        if result is not None and reference is not None:
+            self._table[result][(their_move - reference) % 3] += self._weight
         if self._weight > RESCALE_AT:
             self._weight = fold_weight(self._table, self._weight)
         self._result = outcome(their_move, my_move) + 1 if self.by_result else 0

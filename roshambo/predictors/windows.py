@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..moves import Move
 from .base import (
@@ -627,6 +627,7 @@ class CountingWindows(WorksInOneHalf):
         # ``max_window`` of its latest); -1 for a move absent (see entry_code)
         positions = self._positions
         p0, p1, p2 = positions
+        present: Sequence[int]
         if best_window < self.max_window:
             a0, a1, a2 = p0[-c0] if c0 else -1, p1[-c1] if c1 else -1, p2[-c2] if c2 else -1
             present = counts

@@ -42,6 +42,7 @@ from .filebots import (
     BotSource,
     FileBot,
     FileBotFactory,
+    check_shims,
     is_file_spec,
 )
 from .moves import Move, check_move
@@ -569,17 +570,23 @@ def make_player(
     *,
     throws: int = DEFAULT_THROWS,
     move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+    shims: tuple[str, ...] = (),
 ) -> Player:
     """A fresh player by spec: "ai", "classic:NAME", a ``roshambo.opponents`` name, a
     relative's spec (``counter:window=20``), or a bot file (``PATH.py``, ``rpscontest:PATH``,
-    ``kaggle:PATH``; see ``roshambo.filebots``)."""
+    ``kaggle:PATH``, run with ``shims``; see ``roshambo.filebots``)."""
     if name == ENGINE_NAME:
         from .agent import Agent
 
         return Agent(rng)
     if is_file_spec(name):
         return FileBot(
-            BotSource.read(name), rng, throws=throws, move_timeout=move_timeout, name=name
+            BotSource.read(name),
+            rng,
+            throws=throws,
+            move_timeout=move_timeout,
+            name=name,
+            shims=shims,
         )
     if name.startswith(CLASSIC_PREFIX):
         from .classic_field import ClassicBot
@@ -598,7 +605,11 @@ def make_player(
 
 
 def resolve(
-    name: str, *, throws: int = DEFAULT_THROWS, move_timeout: float = DEFAULT_MOVE_TIMEOUT
+    name: str,
+    *,
+    throws: int = DEFAULT_THROWS,
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+    shims: tuple[str, ...] = (),
 ) -> Factory:
     """A checked, picklable factory for ``name`` (raises ``ValueError`` for unknown names).
 
@@ -608,7 +619,7 @@ def resolve(
     if is_file_spec(name):
         if not move_timeout > 0:
             raise ValueError(f"the move timeout must be > 0 seconds, got {move_timeout}")
-        return FileBotFactory(name, BotSource.read(name), throws, move_timeout)
+        return FileBotFactory(name, BotSource.read(name), throws, move_timeout, check_shims(shims))
     if name.startswith(CLASSIC_PREFIX):
         from .classic_field import check_bot_name
 

@@ -42,7 +42,7 @@ from .arena import (
 )
 from .classic_field import OpenSpielMissing
 from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
-from .filebots import DEFAULT_MOVE_TIMEOUT, kind_lines
+from .filebots import DEFAULT_MOVE_TIMEOUT, SHIMS, kind_lines
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
 from .runlog import read_seed
 from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
@@ -70,6 +70,15 @@ def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
         "over it, the bot forfeits the match)",
+    )
+    parser.add_argument(
+        "--shim",
+        action="append",
+        default=[],
+        type=options.one_of(SHIMS, "a shim"),
+        metavar="NAME",
+        help="run every bot file with this compatibility shim (repeat for more): "
+        + "; ".join(f"{name}: {what}" for name, what in SHIMS.items()),
     )
 
 
@@ -371,7 +380,9 @@ def _factories(
     another of ``names`` or ``among``: see ``short_labels``)."""
     labels = short_labels([*names, *among])
     factories = {
-        labels[name]: resolve(name, throws=args.games, move_timeout=args.move_timeout)
+        labels[name]: resolve(
+            name, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim)
+        )
         for name in names
     }
     _say_kinds(factories.values())
@@ -460,8 +471,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()  # before playing, not after
     seed = _seed(args.seed)
-    a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout)
-    b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout)
+    a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim))
+    b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim))
     _say_kinds([a] if args.a == args.b else [a, b])
     labels = short_labels([args.a, args.b])
     print(
@@ -541,7 +552,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .terminal import Explaining, run_session, session_opponent
 
     rng = random.Random(args.seed) if args.seed is not None else None
-    opponent = session_opponent(args.opponent, rng, move_timeout=args.move_timeout)
+    opponent = session_opponent(
+        args.opponent, rng, move_timeout=args.move_timeout, shims=tuple(args.shim)
+    )
     _say_kinds([opponent])
     if args.explain and not isinstance(opponent, Explaining):
         raise ValueError(

@@ -6,7 +6,7 @@ as stdin and stdout, and points the bot's own stdin, stdout and stderr at the nu
 so that nothing the bot prints or reads can disturb the protocol:
 
 - the parent sends one JSON line ``{"kind", "path", "source", "seed", "throws",
-  "move_timeout", "sys_path"}``; the child puts the bot's folder and then the parent's
+  "move_timeout", "sys_path", "shims"}``; the child puts the bot's folder and then the parent's
   ``sys.path`` on its own (the bot imports what an in-process loader would), seeds ``random`` (and numpy's global generator if the source
   mentions numpy and numpy is installed), loads the bot and answers ``ok`` or ``!MESSAGE``;
 - then, once per round, the parent sends the opponent's last move (``0``, ``1``, ``2``, or
@@ -73,6 +73,38 @@ def _describe(exc: BaseException) -> str:
     return (text + where).replace("\n", " ")
 
 
+def _numpy1_scalars() -> dict[str, object]:
+    """``int(a)`` and ``float(a)`` of a one-element numpy array, which NumPy 2 refuses
+    ("only 0-dimensional arrays can be converted to Python scalars") and NumPy 1 allowed."""
+    import builtins
+
+    def scalar(value: object) -> object:
+        size = getattr(value, "size", None)
+        return value.item() if size == 1 and hasattr(value, "ndim") else value  # type: ignore[attr-defined]
+
+    def to_int(value: object = 0, *base: int) -> int:
+        return builtins.int(scalar(value), *base) if base else builtins.int(scalar(value))  # type: ignore[call-overload]
+
+    def to_float(value: object = 0.0) -> float:
+        return builtins.float(scalar(value))  # type: ignore[arg-type]
+
+    return {"int": to_int, "float": to_float}
+
+
+# Compatibility shims, named from outside a bot file (``--shim NAME``): each gives names that
+# the bot's own module sees in place of the builtins, so code written for older libraries
+# runs unchanged; a bot that needs none is not affected by one (roshambo.filebots.SHIMS).
+SHIMS: dict[str, Callable[[], dict[str, object]]] = {"numpy1-scalars": _numpy1_scalars}
+
+
+def _shimmed(path: str, shims: list[str]) -> dict[str, object]:
+    """A bot's fresh module namespace, with the names the shims give."""
+    namespace: dict[str, object] = {"__file__": path}
+    for shim in shims:
+        namespace.update(SHIMS[shim]())
+    return namespace
+
+
 def _seed(seed: int, source: str) -> None:
     random.seed(seed)
     if "numpy" in source and importlib.util.find_spec("numpy") is not None:
@@ -84,9 +116,9 @@ def _seed(seed: int, source: str) -> None:
 class RpscontestBot:
     """An rpscontest script: run every round in one namespace, ``input`` in, ``output`` out."""
 
-    def __init__(self, path: str, source: str) -> None:
+    def __init__(self, path: str, source: str, shims: list[str]) -> None:
         self.code = compile(source, path, "exec")
-        self.namespace: dict[str, object] = {"__file__": path}
+        self.namespace = _shimmed(path, shims)
 
     def move(self, their_last: int | None) -> int:
         self.namespace["input"] = "" if their_last is None else LETTERS[their_last]
@@ -105,14 +137,19 @@ class RpscontestBot:
 class KaggleBot:
     """A Kaggle rps agent: the file's last top-level callable, called once per step."""
 
-    def __init__(self, path: str, source: str, throws: int, move_timeout: float) -> None:
-        namespace: dict[str, object] = {"__file__": path}
+    def __init__(
+        self, path: str, source: str, throws: int, move_timeout: float, shims: list[str]
+    ) -> None:
+        namespace = _shimmed(path, shims)
+        given = {id(value) for value in namespace.values()}  # the shims' names are not agents
         try:
             exec(compile(source, path, "exec"), namespace)
         except BaseException as exc:
             raise BotError("error", "loading the file: " + _describe(exc)) from None
         callables = [
-            value for key, value in namespace.items() if key != "__builtins__" and callable(value)
+            value
+            for key, value in namespace.items()
+            if key != "__builtins__" and callable(value) and id(value) not in given
         ]
         if not callables:
             raise BotError("error", "the file defines no callable agent")
@@ -163,9 +200,9 @@ def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
     try:
         _seed(setup["seed"], source)
         if setup["kind"] == "rpscontest":
-            bot = RpscontestBot(path, source)
+            bot = RpscontestBot(path, source, setup["shims"])
         else:
-            bot = KaggleBot(path, source, setup["throws"], setup["move_timeout"])
+            bot = KaggleBot(path, source, setup["throws"], setup["move_timeout"], setup["shims"])
     except BotError as exc:
         reply(f"!{exc.cause} {exc}")
         return

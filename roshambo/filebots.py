@@ -42,6 +42,11 @@ RPSCONTEST = "rpscontest"
 KAGGLE = "kaggle"
 KINDS = (RPSCONTEST, KAGGLE)
 DEFAULT_MOVE_TIMEOUT = 1.0
+# Compatibility shims a run may give every bot file (``--shim NAME``; the code is the
+# child's, filebot_child.SHIMS): the names a bot's module then sees instead of builtins.
+SHIMS = {
+    "numpy1-scalars": "int() and float() of a one-element numpy array, as NumPy 1 allowed",
+}
 STARTUP_TIMEOUT = 10.0
 CHILD = Path(__file__).resolve().with_name("filebot_child.py")
 
@@ -52,6 +57,14 @@ class BotFailure(Exception):
     def __init__(self, cause: str, message: str) -> None:
         super().__init__(f"{cause}: {message}")
         self.cause = cause
+
+
+def check_shims(shims: tuple[str, ...]) -> tuple[str, ...]:
+    """``shims`` if every one is known; ``ValueError`` naming the one that is not."""
+    for shim in shims:
+        if shim not in SHIMS:
+            raise ValueError(f"unknown shim {shim!r}: expected one of {', '.join(SHIMS)}")
+    return tuple(shims)
 
 
 def is_file_spec(name: str) -> bool:
@@ -295,11 +308,13 @@ class FileBot:
         throws: int = 1000,
         move_timeout: float = DEFAULT_MOVE_TIMEOUT,
         name: str | None = None,
+        shims: tuple[str, ...] = (),
     ) -> None:
         if os.name != "posix":
             raise ValueError("bots from files need a POSIX system (they are timed with select)")
         if not move_timeout > 0:
             raise ValueError(f"move_timeout must be > 0 seconds, got {move_timeout}")
+        self.shims = check_shims(shims)
         self.source = source
         self.name = name if name is not None else f"{source.kind}:{source.path}"
         self.throws = throws
@@ -370,6 +385,7 @@ class FileBot:
             "throws": self.throws,
             "move_timeout": self.move_timeout,
             "sys_path": [entry for entry in sys.path if entry],
+            "shims": list(self.shims),
         }
         reply = self._ask(json.dumps(setup).encode("utf-8"), STARTUP_TIMEOUT)
         if reply != "ok":
@@ -415,17 +431,24 @@ class FileBotFactory:
     source: BotSource
     throws: int = 1000
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
+    shims: tuple[str, ...] = ()
 
     def __call__(self, rng: random.Random) -> FileBot:
         return FileBot(
-            self.source, rng, throws=self.throws, move_timeout=self.move_timeout, name=self.label
+            self.source,
+            rng,
+            throws=self.throws,
+            move_timeout=self.move_timeout,
+            name=self.label,
+            shims=self.shims,
         )
 
     def fingerprint(self) -> str:
-        """What identifies this player in a run log: kind, code digest, limits."""
+        """What identifies this player in a run log: kind, code digest, limits, shims."""
+        shims = f" shims={','.join(self.shims)}" if self.shims else ""
         return (
             f"{self.source.kind} sha256:{self.source.digest} throws={self.throws} "
-            f"move_timeout={self.move_timeout:g}"
+            f"move_timeout={self.move_timeout:g}{shims}"
         )
 
 

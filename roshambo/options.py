@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable, Iterable
 
 
 def _bad(expected: str, text: str) -> argparse.ArgumentTypeError:
@@ -67,6 +68,19 @@ def port_number(text: str) -> int:
     if not 0 <= value <= 65535:
         raise _bad("a port from 0 to 65535", text)
     return value
+
+
+def one_of(choices: Iterable[str], what: str) -> Callable[[str], str]:
+    """A parser for one of ``choices`` (``what`` names them in the refusal)."""
+    known = tuple(choices)
+
+    def parse(text: str) -> str:
+        if text not in known:
+            raise _bad(f"{what}: {', '.join(known)}", text)
+        return text
+
+    parse.__name__ = what
+    return parse
 
 
 def names(text: str) -> list[str]:

@@ -50,14 +50,18 @@ class Explaining(Protocol):
 
 
 def session_opponent(
-    name: str, rng: random.Random | None = None, *, move_timeout: float = DEFAULT_MOVE_TIMEOUT
+    name: str,
+    rng: random.Random | None = None,
+    *,
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+    shims: tuple[str, ...] = (),
 ) -> Opponent:
     """A fresh opponent for a session, by arena player spec (``arena.make_player``).
 
     Unknown names raise ``ValueError`` listing the known ones; "classic:NAME" needs open_spiel;
     a bot file (``PATH.py``, ``rpscontest:PATH``, ``kaggle:PATH``) plays with ``move_timeout``.
     """
-    return make_player(name, rng, throws=SESSION_THROWS, move_timeout=move_timeout)
+    return make_player(name, rng, throws=SESSION_THROWS, move_timeout=move_timeout, shims=shims)
 
 
 @dataclass(frozen=True)

@@ -449,3 +449,76 @@ def test_the_identity_hash_is_the_same_under_any_hash_seed(run_python) -> None:
     assert first.returncode == second.returncode == 0, first.stderr + second.stderr
     assert first.stdout.split()[:2] == second.stdout.split()[:2]
     assert re.fullmatch(r"ident [0-9a-f]{16}", " ".join(first.stdout.split()[:2]))
+
+
+# --- the public population benchmark ------------------------------------------------------
+
+
+def load_public_bots():  # type: ignore[no-untyped-def]
+    return load_benchmark("public_bots.py", "public_bots")
+
+
+def test_public_bots_plays_a_folder_on_seeds_that_depend_on_the_bot_not_the_folder(
+    tmp_path: Path,
+) -> None:
+    bench = load_public_bots()
+    folder = Path(__file__).resolve().parent / "bots"
+    both = bench.play(bench.REPO, bench.bot_files(folder), 2, 30, 7, 2, ())
+    alone = bench.play(
+        bench.REPO, bench.bot_files(folder, ["rpscontest_cycle.py"]), 2, 30, 7, 1, ()
+    )
+    assert [m.bot for m in both] == ["kaggle_beat_last.py"] * 2 + ["rpscontest_cycle.py"] * 2
+    assert [m for m in both if m.bot == "rpscontest_cycle.py"] == alone  # paired by seed
+    assert all(m.wins + m.losses + m.ties == 30 for m in both)
+
+
+def test_public_bots_flags_a_significant_loss_and_pairs_two_engines() -> None:
+    bench = load_public_bots()
+    Match = bench.Match
+    losing = [Match("strong.py", rep, 300, 340 + rep, 360 - rep, None) for rep in range(4)]
+    even = [Match("even.py", rep, 330 + (-1) ** rep * 20, 330, 340, None) for rep in range(4)]
+    rows = bench.lines(losing + even)
+    assert [(r.bot, r.significant_loss) for r in rows] == [("even.py", False), ("strong.py", True)]
+    table = bench.format_table(rows, "mean score ± se")
+    assert "strong.py" in table.split("LOSS")[0].splitlines()[-1]
+    assert "significant losses: strong.py" in table
+    better = [Match(m.bot, m.rep, m.wins + 5, m.losses, m.ties, None) for m in losing]
+    [diff] = bench.paired(better, losing)
+    assert (diff.mean, diff.se) == (5.0, 0.0)
+
+
+def test_public_bots_refuses_a_missing_folder_or_file(tmp_path: Path, capsys) -> None:
+    bench = load_public_bots()
+    with pytest.raises(SystemExit):
+        bench.main(["--bots", str(tmp_path / "none")])
+    assert "is not a folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench.main(["--bots", str(tmp_path), "--only", "x.py"])
+    assert "no bot file x.py" in capsys.readouterr().err
+
+
+SKLEARN_AGENT = """
+import numpy as np
+from sklearn.tree import DecisionTreeClassifier
+
+history = []
+
+
+def agent(observation, configuration):
+    if observation.step > 0:
+        history.append(observation.lastOpponentAction)
+    if len(history) < 4:
+        return 0
+    x = np.array([history[i:i + 2] for i in range(len(history) - 2)])
+    tree = DecisionTreeClassifier(random_state=0).fit(x, history[2:])
+    guess = tree.predict(np.array([history[-2:]]))
+    return int((guess[0] + 1) % 3)
+"""
+
+
+def test_public_bots_runs_a_bot_that_needs_the_bench_extra(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn", reason='the bench extra: pip install -e ".[bench]"')
+    (tmp_path / "learner.py").write_text(SKLEARN_AGENT, encoding="utf-8")
+    bench = load_public_bots()
+    [match] = bench.play(bench.REPO, bench.bot_files(tmp_path), 1, 40, 3, 1, (bench.SHIM,))
+    assert match.forfeit is None and match.wins + match.losses + match.ties == 40

@@ -179,35 +179,15 @@ def run_unit_tests() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # what only a run of matches takes; --serve refuses --play and --explain as well
+    batch = ("--games", "--bots", "--verbose", "--test", "--plot")
+    given = [flag for flag in (*batch, "--play", "--explain") if getattr(args, flag[2:])]
     if args.serve is not None:
-        clashing = [
-            flag
-            for flag, value in (
-                ("--games", args.games),
-                ("--bots", args.bots),
-                ("--verbose", args.verbose),
-                ("--test", args.test),
-                ("--plot", args.plot),
-                ("--play", args.play),
-                ("--explain", args.explain),
-            )
-            if value
-        ]
-        if clashing:
-            parser.error(f"--serve starts the web app; it does not take {', '.join(clashing)}")
+        if given:
+            parser.error(f"--serve starts the web app; it does not take {', '.join(given)}")
         return run_server(parser, args.serve)
     if args.play is not None:
-        clashing = [
-            flag
-            for flag, value in (
-                ("--games", args.games),
-                ("--bots", args.bots),
-                ("--verbose", args.verbose),
-                ("--test", args.test),
-                ("--plot", args.plot),
-            )
-            if value
-        ]
+        clashing = [flag for flag in given if flag in batch]
         if clashing:
             parser.error(
                 f"--play is an interactive session; it does not take {', '.join(clashing)}"

@@ -30,28 +30,20 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from roshambo.agent import Belief  # noqa: E402
 from roshambo.moves import outcome  # noqa: E402
 
 LETTERS = "RPS"
 RESULTS = {1: "win", 0: "tie", -1: "loss"}
-BELIEF_KEYS = {
-    "strategy",
-    "family",
-    "window",
-    "rotation",
-    "score",
-    "hedging",
-    "cautious",
-    "exact",
-    "words",
-}
+# what the API sends of a belief: its fields and, in words, what they mean
+BELIEF_KEYS = {field.name for field in fields(Belief)} | {"words"}
 
 
 @dataclass(frozen=True)

@@ -83,35 +83,25 @@ def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_run_options(parser: argparse.ArgumentParser, *, reps: int) -> None:
-    parser.add_argument(
-        "--games",
-        dest="games",
-        type=options.positive_int,
-        default=DEFAULT_THROWS,
-        help=f"throws per match (default {DEFAULT_THROWS})",
-    )
-    parser.add_argument(
-        "--reps",
-        dest="reps",
-        type=options.positive_int,
-        default=reps,
-        help=f"matches of every pairing (default {reps})",
-    )
-    # the names these options had in earlier versions, still taken but not shown
-    parser.add_argument(
-        "--throws",
-        dest="games",
-        type=options.positive_int,
-        default=argparse.SUPPRESS,
-        help=argparse.SUPPRESS,
-    )
-    parser.add_argument(
-        "--matches",
-        dest="reps",
-        type=options.positive_int,
-        default=argparse.SUPPRESS,
-        help=argparse.SUPPRESS,
-    )
+    # each option with the name it had in earlier versions, still taken but not shown
+    for flag, old, dest, default, what in (
+        ("--games", "--throws", "games", DEFAULT_THROWS, "throws per match"),
+        ("--reps", "--matches", "reps", reps, "matches of every pairing"),
+    ):
+        parser.add_argument(
+            flag,
+            dest=dest,
+            type=options.positive_int,
+            default=default,
+            help=f"{what} (default {default})",
+        )
+        parser.add_argument(
+            old,
+            dest=dest,
+            type=options.positive_int,
+            default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
+        )
     parser.add_argument(
         "--workers",
         type=options.positive_int,

@@ -25,15 +25,19 @@ def integer(text: str) -> int:
         raise _bad("an integer", text) from None
 
 
-def positive_int(text: str) -> int:
-    """An integer >= 1 (games, repetitions, workers, sizes)."""
+def _int_in(text: str, low: int, high: int | None, expected: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise _bad("a positive integer", text) from None
-    if value < 1:
-        raise _bad("a positive integer", text)
+        raise _bad(expected, text) from None
+    if value < low or high is not None and value > high:
+        raise _bad(expected, text)
     return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (games, repetitions, workers, sizes)."""
+    return _int_in(text, 1, None, "a positive integer")
 
 
 def positive_ints(text: str) -> tuple[int, ...]:
@@ -61,13 +65,7 @@ def seconds(text: str) -> float:
 
 def port_number(text: str) -> int:
     """A port to serve on: 0 to 65535 (0 picks a free one)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise _bad("a port number", text) from None
-    if not 0 <= value <= 65535:
-        raise _bad("a port from 0 to 65535", text)
-    return value
+    return _int_in(text, 0, 65535, "a port from 0 to 65535")
 
 
 def one_of(choices: Iterable[str], what: str) -> Callable[[str], str]:

@@ -58,6 +58,19 @@ def argv_of(command: str, tmp_path: Path) -> list[str]:
     return [sys.executable, *args]
 
 
+def run_here(argv: list[str], stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
+    """``argv`` from the repository, as a user would run it there."""
+    return subprocess.run(
+        argv,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=python_env(),
+        timeout=timeout,
+    )
+
+
 def needs(command: str) -> None:
     if "population" in command:
         pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
@@ -79,15 +92,7 @@ def test_the_readme_shows_the_commands_this_file_expects() -> None:
 def test_every_command_shown_runs(command: str, tmp_path: Path) -> None:
     needs(command)
     stdin = "r\np\ns\nq\n" if "--play" in command else ""
-    done = subprocess.run(
-        argv_of(command, tmp_path),
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=python_env(),
-        timeout=300,
-    )
+    done = run_here(argv_of(command, tmp_path), stdin)
     assert done.returncode == 0, f"{command}\n{done.stderr}"
     assert done.stdout.strip(), command
     assert "Traceback" not in done.stderr, done.stderr
@@ -122,14 +127,7 @@ def _script_help(words: list[str]) -> str:
     target = words[1:3] if words[1] == "-m" else words[1:2]
     if target[0] == "-m" and target[1] == "roshambo":
         target = words[1:4] if not words[3].startswith("-") else words[1:3]
-    done = subprocess.run(
-        [sys.executable, *target, "--help"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=python_env(),
-        timeout=60,
-    )
+    done = run_here([sys.executable, *target, "--help"], timeout=60)
     assert done.returncode == 0, f"{' '.join(target)} --help: {done.stderr}"
     return done.stdout
 

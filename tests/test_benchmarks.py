@@ -522,3 +522,32 @@ def test_public_bots_runs_a_bot_that_needs_the_bench_extra(tmp_path: Path) -> No
     bench = load_public_bots()
     [match] = bench.play(bench.REPO, bench.bot_files(tmp_path), 1, 40, 3, 1, (bench.SHIM,))
     assert match.forfeit is None and match.wins + match.losses + match.ties == 40
+
+
+# --- the scorecard ------------------------------------------------------------------------
+
+
+def load_scorecard():  # type: ignore[no-untyped-def]
+    return load_benchmark("scorecard.py", "scorecard")
+
+
+def test_the_scorecard_calls_a_loss_a_gain_or_level_by_two_standard_errors() -> None:
+    card = load_scorecard()
+    Line = card.Line
+    lost_more = Line("fCC", "games lost", 10, 3.0, 2.0, 1.0, 0.4, False)
+    scored_more = Line("classic", "score", 10, 5.0, 2.0, 3.0, 1.0, True)
+    noise = Line("adversaries", "score", 10, 1.0, 0.0, 1.0, 0.6, True)
+    assert (lost_more.verdict, scored_more.verdict, noise.verdict) == ("LOSS", "gain", "level")
+    text = card.format_card([lost_more, scored_more, noise], "main")
+    assert "significant losses: fCC; gains: classic -> do not keep" in text
+    assert card.format_card([scored_more, noise], "main").endswith("-> keep")
+
+
+def test_the_scorecards_children_play_in_order_in_the_tree_they_are_given() -> None:
+    card = load_scorecard()
+    jobs = [("ai", "rockbot", 30, 1), ("ai", "rotatebot", 30, 2), ("rockbot", "ai", 30, 3)]
+    results = card._plays(card.REPO, jobs, 2)
+    assert [sum(r) for r in results] == [30, 30, 30]
+    assert results[0][0] > results[0][1] and results[2][1] > results[2][0]  # ai wins either side
+    [lost] = card._children(card.REPO, card.FCC, [["PYTHONHASHSEED=1000", "0", '["quincy"]']], 1)
+    assert 0 <= int(lost[0]) <= 20

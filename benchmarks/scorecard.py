@@ -1,0 +1,381 @@
+"""The scorecard: a candidate engine against a reference, paired, on everything at once.
+
+    python benchmarks/scorecard.py --ref HEAD~1                       # this tree vs HEAD~1
+    python benchmarks/scorecard.py --ref main --public DIR            # with the public bots
+    python benchmarks/scorecard.py --ref HEAD~1 --scale 0.25          # a quick look
+
+The candidate is this tree (working copy included); the reference a git ref, checked out in
+a temporary worktree. Both engines play the same matches on the same seeds, each in child
+interpreters that import the engine of their own tree, and every line is the candidate's
+result minus the reference's, match by match, with the standard error over the pairs:
+
+- **fCC**: games lost a match, the four bots in ``main.py``'s order and then the unit
+  tests', in one interpreter per hash seed (state carried, as a learner runs them);
+- **relatives**: games lost a fresh match against a sample of every family of the grid
+  (every n-th member, ``roshambo.opponents.relatives.member_grid``);
+- **classic**: score a match against a sample of the classic field (needs open_spiel);
+- **public**: score a match against each bot file of ``--public DIR``;
+- **adversaries**: score a match against the zoo's bots that model us;
+- **speed**: chains a move (the engine's time beside the write-up's Markov chain, in the
+  same interpreter), median of interleaved runs of both trees.
+
+A line is ``LOSS`` when the candidate is worse by more than two standard errors, ``gain``
+when better by more; keep an engine change only with no LOSS and a gain somewhere. The
+default size takes about 20 minutes on 2 cores with the public bots; ``--scale`` multiplies
+every count. REF must have ``roshambo.arena.play_match`` and ``resolve`` (any ref since the
+arena).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import public_bots  # noqa: E402 (a sibling script)
+
+from roshambo import options  # noqa: E402 (the checkout's package, put on the path above)
+
+# Each child reads its jobs as JSON from argv and prints one JSON result a line.
+PLAY = """
+import json, sys
+from roshambo.arena import play_match, resolve
+for a, b, games, seed in json.loads(sys.argv[1]):
+    r = play_match(resolve(a, throws=games), resolve(b, throws=games), games, seed)
+    print(json.dumps([r.wins, r.losses, r.ties]), flush=True)
+"""
+FCC = """
+import contextlib, io, json, random, sys
+import RPS, RPS_game
+from roshambo.agent import Agent
+RPS.player.__defaults__[0].append(Agent(random.Random(int(sys.argv[1]))))
+for name in json.loads(sys.argv[2]):
+    bot = getattr(RPS_game, name)
+    ours, theirs = [], []
+    def mine(prev, player=RPS.player):
+        move = player(prev)
+        ours.append(move)
+        return move
+    def bot_move(prev, bot=bot):
+        move = bot(prev)
+        theirs.append(move)
+        return move
+    with contextlib.redirect_stdout(io.StringIO()):
+        RPS_game.play(mine, bot_move, 1000)
+    beats = {"R": "P", "P": "S", "S": "R"}
+    print(json.dumps(sum(beats[a] == b for a, b in zip(ours, theirs))), flush=True)
+"""
+SPEED = """
+import json, random, sys, time
+from roshambo.arena import resolve
+def per_move(name, moves, seed):
+    player = resolve(name, throws=moves)(random.Random(seed))
+    rng = random.Random(seed + 1)
+    theirs = None
+    start = time.process_time()
+    for _ in range(moves):
+        player.move(theirs)
+        theirs = rng.randrange(3)
+    return (time.process_time() - start) / moves
+ai = min(per_move("ai", 1000, s) for s in range(3))
+chain = min(per_move("markov", 20000, s) for s in range(3))  # a chain's move is short
+print(json.dumps(ai / chain))
+"""
+ORDER = ["quincy", "abbey", "kris", "mrugesh", "abbey", "kris", "mrugesh", "quincy"]
+CLASSIC = [
+    "greenberg",
+    "iocainebot",
+    "phasenbott",
+    "russrocker4",
+    "biopic",
+    "mod1bot",
+    "sweetrock",
+    "piedra",
+    "randbot",
+    "robertot",
+    "shofar",
+    "actr_lag2_decay",
+]
+ADVERSARIES = [
+    "copy-attacker",
+    "hedge-reader",
+    "engine-copy",
+    "engine-variant",
+    "modern-matcher",
+    "bandit-ensemble",
+]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One component: the candidate's mean, the reference's, and the paired difference."""
+
+    name: str
+    unit: str
+    pairs: int
+    candidate: float
+    reference: float
+    difference: float
+    se: float
+    higher_is_better: bool
+
+    @property
+    def verdict(self) -> str:
+        if math.isnan(self.se) or self.pairs < 2:
+            return "-"
+        better = self.difference if self.higher_is_better else -self.difference
+        if better < -2 * self.se:
+            return "LOSS"
+        if better > 2 * self.se:
+            return "gain"
+        return "level"
+
+
+def _children(
+    tree: Path,
+    code: str,
+    argv_sets: Sequence[list[str]],
+    workers: int,
+    env: dict[str, str] | None = None,
+) -> list[list[str]]:
+    """Run ``code`` once per argv in ``argv_sets`` under ``tree``; each run's output lines."""
+    # a fixed hash seed unless a job names one: members breaking ties in set order replay
+    base = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0", **(env or {}))
+
+    def run(argv: list[str]) -> list[str]:
+        extra = {}
+        if argv and argv[0].startswith("PYTHONHASHSEED="):
+            extra["PYTHONHASHSEED"] = argv[0].split("=", 1)[1]
+            argv = argv[1:]
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv],
+            capture_output=True,
+            text=True,
+            cwd=tree,
+            env={**base, **extra},
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"a child under {tree} failed: {done.stderr.strip()[-2000:]}")
+        return done.stdout.splitlines()
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(run, argv_sets))
+
+
+def _plays(tree: Path, jobs: list[tuple[str, str, int, int]], workers: int) -> list[list[int]]:
+    """[wins, losses, ties] of each (a, b, games, seed), in order."""
+    chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
+    outs = _children(tree, PLAY, [[json.dumps(c)] for c in chunks], workers)
+    results: list[list[int]] = [[] for _ in jobs]
+    for i, out in enumerate(outs):
+        for k, line in enumerate(out):
+            results[i + k * workers] = json.loads(line)
+    return results
+
+
+def _line(
+    name: str, unit: str, ours: Sequence[float], theirs: Sequence[float], higher_is_better: bool
+) -> Line:
+    diffs = [a - b for a, b in zip(ours, theirs)]
+    se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
+    return Line(
+        name,
+        unit,
+        len(diffs),
+        statistics.fmean(ours),
+        statistics.fmean(theirs),
+        statistics.fmean(diffs),
+        se,
+        higher_is_better,
+    )
+
+
+def fcc(trees: Sequence[Path], hash_seeds: int, workers: int) -> Line:
+    argv = [[f"PYTHONHASHSEED={1000 + h}", str(h), json.dumps(ORDER)] for h in range(hash_seeds)]
+    lost = [[float(x) for out in _children(t, FCC, argv, workers) for x in out] for t in trees]
+    return _line("fCC bots", "games lost a match", lost[0], lost[1], False)
+
+
+def _scored(
+    name: str,
+    unit: str,
+    trees: Sequence[Path],
+    jobs: list[tuple[str, str, int, int]],
+    workers: int,
+    lost: bool = False,
+) -> Line:
+    runs = [_plays(t, jobs, workers) for t in trees]
+    values = [[float(r[1]) if lost else float(r[0] - r[1]) for r in run] for run in runs]
+    return _line(name, unit, values[0], values[1], not lost)
+
+
+def relatives(trees: Sequence[Path], every: int, seeds: int, workers: int) -> Line:
+    from roshambo.opponents.relatives import member_grid
+
+    sample = member_grid()[::every]
+    jobs = [("ai", spec, 1000, 7919 * s + i) for s in range(seeds) for i, spec in enumerate(sample)]
+    return _scored(
+        f"relatives ({len(sample)} members)", "games lost a match", trees, jobs, workers, lost=True
+    )
+
+
+def classic(trees: Sequence[Path], reps: int, workers: int) -> Line | None:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return None
+    jobs = [
+        ("ai", f"classic:{bot}", 1000, 104729 * r + i)
+        for r in range(reps)
+        for i, bot in enumerate(CLASSIC)
+    ]
+    return _scored(f"classic field ({len(CLASSIC)} bots)", "score a match", trees, jobs, workers)
+
+
+def adversaries(trees: Sequence[Path], reps: int, workers: int) -> Line:
+    jobs = [
+        ("ai", name, 1000, 15485863 * r + i)
+        for r in range(reps)
+        for i, name in enumerate(ADVERSARIES)
+    ]
+    return _scored("adversaries", "score a match", trees, jobs, workers)
+
+
+def public(trees: Sequence[Path], folder: Path, matches: int, workers: int) -> Line:
+    files = public_bots.bot_files(folder)
+    runs = [
+        public_bots.play(t, files, matches, 1000, 2026, workers, (public_bots.SHIM,)) for t in trees
+    ]
+    values = [[float(m.score) for m in run] for run in runs]
+    return _line(f"public bots ({len(files)})", "score a match", values[0], values[1], True)
+
+
+def speed(trees: Sequence[Path], rounds: int) -> Line:
+    chains: list[list[float]] = [[], []]
+    for _ in range(rounds):  # interleaved, so that the machine's load falls on both alike
+        for k, tree in enumerate(trees):
+            chains[k].append(float(_children(tree, SPEED, [[]], 1)[0][0]))
+    med = [statistics.median(c) for c in chains]
+    se = math.nan
+    if rounds > 1:
+        se = statistics.stdev([a - b for a, b in zip(*chains)]) / math.sqrt(rounds)
+    return Line("speed", "chains a move", rounds, med[0], med[1], med[0] - med[1], se, False)
+
+
+def format_card(lines: Sequence[Line], ref: str) -> str:
+    rows = [("component", "unit", "pairs", "candidate", ref, "difference ± se", "")]
+    for line in lines:
+        rows.append(
+            (
+                line.name,
+                line.unit,
+                str(line.pairs),
+                f"{line.candidate:.2f}",
+                f"{line.reference:.2f}",
+                f"{line.difference:+.2f} ± {line.se:.2f}",
+                line.verdict,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    text = [
+        "  ".join(
+            c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
+        ).rstrip()
+        for row in rows
+    ]
+    text.insert(1, "-" * len(text[0]))
+    losses = [line.name for line in lines if line.verdict == "LOSS"]
+    gains = [line.name for line in lines if line.verdict == "gain"]
+    keep = "keep" if not losses and gains else "do not keep"
+    text.append(
+        f"significant losses: {', '.join(losses) or 'none'}; gains: "
+        f"{', '.join(gains) or 'none'} -> {keep}"
+    )
+    return "\n".join(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ref", required=True, help="the reference engine: a git ref")
+    parser.add_argument(
+        "--public",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the folder of public bot files (skipped without it)",
+    )
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply every count by this (default 1)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=options.positive_int,
+        default=os.cpu_count() or 1,
+        help="processes at once (default: all cores)",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="write the card to FILE")
+    args = parser.parse_args(argv)
+    if not args.scale > 0:
+        parser.error(f"argument --scale: expected a number > 0, got {args.scale!r}")
+    if args.public is not None and not args.public.is_dir():
+        parser.error(f"argument --public: {str(args.public)!r} is not a folder")
+
+    def n(count: int) -> int:
+        return max(2, round(count * args.scale))
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as where:
+        ref_tree = public_bots.worktree(args.ref, Path(where))
+        trees = (REPO, ref_tree)
+        try:
+            parts: list[Callable[[], Line | None]] = [
+                lambda: fcc(trees, n(12), args.workers),
+                lambda: relatives(trees, max(1, round(10 / args.scale)), 2, args.workers),
+                lambda: classic(trees, n(4), args.workers),
+                lambda: adversaries(trees, n(8), args.workers),
+                lambda: public(trees, args.public, n(4), args.workers) if args.public else None,
+                lambda: speed(trees, n(5)),
+            ]
+            lines = []
+            for part in parts:
+                line = part()
+                if line is not None:
+                    lines.append(line)
+                    print(
+                        f"  {line.name}: {line.difference:+.2f} ± {line.se:.2f} "
+                        f"({time.perf_counter() - start:.0f} s)",
+                        file=sys.stderr,
+                    )
+        finally:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(ref_tree)],
+                capture_output=True,
+                check=False,
+            )
+    print(f"scorecard: this tree (candidate) against {args.ref} (reference), paired")
+    print(format_card(lines, args.ref))
+    print(f"({time.perf_counter() - start:.0f} s)")
+    if args.json is not None:
+        args.json.write_text(
+            json.dumps([line.__dict__ for line in lines], indent=1), encoding="utf-8"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -39,6 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from roshambo import options  # noqa: E402 (the checkout's package, put on the path above)
+from roshambo.filebots import BotSource  # noqa: E402
 
 SHIM = "numpy1-scalars"
 
@@ -119,8 +120,16 @@ def play(
     workers: int,
     shims: Sequence[str],
 ) -> list[Match]:
-    """Every bot ``matches`` times against the engine of ``tree``, in ``workers`` processes."""
-    jobs = [(str(f), rep, match_seed(seed, f.name, rep)) for rep in range(matches) for f in files]
+    """Every bot ``matches`` times against the engine of ``tree``, in ``workers`` processes.
+
+    Each file runs as the kind this tree reads it as (``kaggle:PATH`` or ``rpscontest:PATH``),
+    so an older tree's engine meets the bots exactly as this one's does."""
+    kinds = {f: BotSource.read(str(f)).kind for f in files}
+    jobs = [
+        (f"{kinds[f]}:{f}", rep, match_seed(seed, f.name, rep))
+        for rep in range(matches)
+        for f in files
+    ]
     chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
     env = dict(os.environ, PYTHONPATH=str(tree))
 
@@ -161,14 +170,18 @@ def lines(matches: Sequence[Match]) -> list[Line]:
 
 
 def paired(candidate: Sequence[Match], reference: Sequence[Match]) -> list[Line]:
-    """Per bot, the candidate's score minus the reference's, match by match (same seeds)."""
-    theirs = {(m.bot, m.rep): m.score for m in reference}
+    """Per bot, the candidate's score minus the reference's, match by match (same seeds).
+
+    A pair in which either side's bot forfeited is left out (``forfeits`` counts them): the
+    trees may differ in what lets a bot run (a shim an older tree lacks), not in the engine."""
+    theirs = {(m.bot, m.rep): m for m in reference}
     bots = sorted({m.bot for m in candidate})
     out = []
     for bot in bots:
-        diffs = [m.score - theirs[(m.bot, m.rep)] for m in candidate if m.bot == bot]
-        mean, se = _mean_se(diffs)
-        out.append(Line(bot, len(diffs), mean, se, 0))
+        pairs = [(m, theirs[(m.bot, m.rep)]) for m in candidate if m.bot == bot]
+        kept = [a.score - b.score for a, b in pairs if a.forfeit is None and b.forfeit is None]
+        mean, se = _mean_se(kept) if kept else (math.nan, math.nan)
+        out.append(Line(bot, len(kept), mean, se, len(pairs) - len(kept)))
     return out
 
 
@@ -186,7 +199,7 @@ def format_table(rows: Sequence[Line], heading: str) -> str:
             f"{r.bot.ljust(width)}  {r.matches:7d}  {_cell(r.mean, r.se):>15}  "
             f"{r.forfeits:8d}{flag}"
         )
-    means = [r.mean for r in rows]
+    means = [r.mean for r in rows if not math.isnan(r.mean)] or [math.nan]
     over = math.sqrt(sum(r.se**2 for r in rows if not math.isnan(r.se))) / len(rows)
     text.append("-" * (width + 38))
     text.append(

@@ -261,8 +261,15 @@ def public(trees: Sequence[Path], folder: Path, matches: int, workers: int) -> L
     runs = [
         public_bots.play(t, files, matches, 1000, 2026, workers, (public_bots.SHIM,)) for t in trees
     ]
-    values = [[float(m.score) for m in run] for run in runs]
-    return _line(f"public bots ({len(files)})", "score a match", values[0], values[1], True)
+    # pairs where either side's bot forfeited are left out (see public_bots.paired)
+    kept = [(a, b) for a, b in zip(*runs) if a.forfeit is None and b.forfeit is None]
+    return _line(
+        f"public bots ({len(files)})",
+        "score a match",
+        [float(a.score) for a, _ in kept],
+        [float(b.score) for _, b in kept],
+        True,
+    )
 
 
 def speed(trees: Sequence[Path], rounds: int) -> Line:

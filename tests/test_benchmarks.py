@@ -484,7 +484,11 @@ def test_public_bots_flags_a_significant_loss_and_pairs_two_engines() -> None:
     assert "significant losses: strong.py" in table
     better = [Match(m.bot, m.rep, m.wins + 5, m.losses, m.ties, None) for m in losing]
     [diff] = bench.paired(better, losing)
-    assert (diff.mean, diff.se) == (5.0, 0.0)
+    assert (diff.mean, diff.se, diff.forfeits) == (5.0, 0.0, 0)
+    # a pair where one side's bot forfeited (a shim the other tree lacks) is left out
+    crashed = [*losing[:3], Match("strong.py", 3, 990, 0, 10, "error: TypeError")]
+    [diff] = bench.paired(better, crashed)
+    assert (diff.matches, diff.mean, diff.forfeits) == (3, 5.0, 1)
 
 
 def test_public_bots_refuses_a_missing_folder_or_file(tmp_path: Path, capsys) -> None:

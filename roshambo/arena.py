@@ -23,10 +23,8 @@ Nothing here prints: progress is reported through a callback, tables live in ``r
 from __future__ import annotations
 
 import importlib
-import os
 import random
 import statistics
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -35,15 +33,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from .filebot_child import end_with_parent
 from .filebots import (
     DEFAULT_MOVE_TIMEOUT,
-    KINDS,
     BotFailure,
     BotSource,
     FileBot,
     FileBotFactory,
     check_shims,
     is_file_spec,
+    split_spec,
 )
 from .moves import Move, check_move
 
@@ -406,25 +405,11 @@ def _execute(
         for index, job in jobs:
             yield (index, *_play_job(job))
     else:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=end_with_parent)
         try:
             yield from _windowed(jobs, pool, IN_FLIGHT_PER_WORKER * workers)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _end_with_parent() -> None:
-    """In a pool worker: exit once the process that started it is gone. A parent killed
-    outright (SIGKILL, the out-of-memory killer) cannot shut its pool down, and its
-    workers would otherwise sleep on forever; the bot-file children end the same way."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _windowed(
@@ -551,10 +536,8 @@ def short_labels(names: Sequence[str]) -> dict[str, str]:
     def short(name: str) -> str:
         if not is_file_spec(name):
             return name
-        kind, _, rest = name.partition(":")
-        if kind in KINDS and rest:
-            return f"{kind}:{Path(rest).name}"
-        return Path(name).name
+        kind, path = split_spec(name)
+        return Path(path).name if kind is None else f"{kind}:{Path(path).name}"
 
     shorts = {name: short(name) for name in names}
     taken = Counter(shorts.values())

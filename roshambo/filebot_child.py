@@ -83,7 +83,7 @@ def _numpy1_scalars() -> dict[str, object]:
         return value.item() if size == 1 and hasattr(value, "ndim") else value  # type: ignore[attr-defined]
 
     def to_int(value: object = 0, *base: int) -> int:
-        return builtins.int(scalar(value), *base) if base else builtins.int(scalar(value))  # type: ignore[call-overload]
+        return builtins.int(scalar(value), *base)  # type: ignore[call-overload]
 
     def to_float(value: object = 0.0) -> float:
         return builtins.float(scalar(value))  # type: ignore[arg-type]
@@ -220,16 +220,23 @@ def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
         reply(str(move))
 
 
-def _exit_with_parent(parent: int) -> None:
-    """End this process once its parent is gone (killed while the bot was thinking)."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
+def end_with_parent() -> None:
+    """End this process once the one that started it is gone: a parent killed outright
+    (SIGKILL, the out-of-memory killer) cannot end its children itself. Used here for the
+    bot's process and by the arena for its pool's workers."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def main() -> None:
     """Keep the protocol on private copies of stdin/stdout; give the bot the null device."""
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    end_with_parent()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDWR)

@@ -67,6 +67,12 @@ def check_shims(shims: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(shims)
 
 
+def split_spec(spec: str) -> tuple[str | None, str]:
+    """(forced kind or None, path) of a bot file spec: ``kaggle:a.py`` -> ("kaggle", "a.py")."""
+    kind, _, rest = spec.partition(":")
+    return (kind, rest) if kind in KINDS and rest else (None, spec)
+
+
 def is_file_spec(name: str) -> bool:
     """Whether a player spec names a bot file (``*.py``, ``rpscontest:PATH``, ``kaggle:PATH``)."""
     return name.endswith(".py") or name.startswith(tuple(kind + ":" for kind in KINDS))
@@ -232,11 +238,6 @@ def detect(tree: ast.Module) -> Detection:
     )
 
 
-def detect_kind(tree: ast.Module) -> str | None:
-    """ "rpscontest", "kaggle", or None when the syntax tree shows neither or both."""
-    return detect(tree).kind
-
-
 @dataclass(frozen=True)
 class BotSource:
     """A bot file as read once in the parent: its convention, absolute path and source.
@@ -252,9 +253,8 @@ class BotSource:
     @classmethod
     def read(cls, spec: str) -> BotSource:
         """Read and check ``spec``; ``ValueError`` naming it if it cannot be a bot."""
-        kind, _, rest = spec.partition(":")
-        forced = kind in KINDS and rest != ""
-        path = Path(rest if forced else spec)
+        kind, rest = split_spec(spec)
+        path = Path(rest)
         if not path.is_file():
             raise ValueError(f"bot file {str(path)!r} not found (from player {spec!r})")
         try:
@@ -266,7 +266,7 @@ class BotSource:
             raise ValueError(
                 f"bot file {str(path)!r} is not valid Python: line {exc.lineno}: {exc.msg}"
             ) from None
-        if forced:
+        if kind is not None:
             return cls(kind, str(path.resolve()), source, reason="forced")
         found = detect(tree)
         if found.kind is None:

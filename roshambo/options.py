@@ -77,7 +77,6 @@ def one_of(choices: Iterable[str], what: str) -> Callable[[str], str]:
             raise _bad(f"{what}: {', '.join(known)}", text)
         return text
 
-    parse.__name__ = what
     return parse
 
 

@@ -131,28 +131,43 @@ def play(
         for f in files
     ]
     chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
-    env = dict(os.environ, PYTHONPATH=str(tree))
-
-    def run(chunk: list[tuple[str, int, int]]) -> list[Match]:
-        done = subprocess.run(
-            [sys.executable, "-c", CHILD, str(games), json.dumps(list(shims)), json.dumps(chunk)],
-            capture_output=True,
-            text=True,
-            cwd=tree,
-            env=env,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"the engine of {tree} failed: {done.stderr.strip()[-2000:]}")
-        rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("[")]
-        return [Match(Path(row[0]).name, *row[1:]) for row in rows]
-
-    with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
-        played = [m for part in pool.map(run, chunks) for m in part]
+    argv = [str(games), json.dumps(list(shims))]
+    outs = run_children(
+        tree, CHILD, [([*argv, json.dumps(chunk)], {}) for chunk in chunks], workers
+    )
+    rows = [json.loads(line) for out in outs for line in out if line.startswith("[")]
+    played = [Match(Path(row[0]).name, *row[1:]) for row in rows]
     return sorted(played, key=lambda m: (m.bot, m.rep))
 
 
-def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+def run_children(
+    tree: Path, code: str, runs: Sequence[tuple[list[str], dict[str, str]]], workers: int
+) -> list[list[str]]:
+    """Run ``python -c code ARGV`` for each (ARGV, extra environment) of ``runs`` with the
+    package of ``tree`` on the path, ``workers`` at once; each run's output lines, in order.
+    The hash seed is 0 unless a run sets it (what breaks ties in set order replays)."""
+    base = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
+
+    def run(job: tuple[list[str], dict[str, str]]) -> list[str]:
+        argv, extra = job
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv],
+            capture_output=True,
+            text=True,
+            cwd=tree,
+            env={**base, **extra},
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"a child under {tree} failed: {done.stderr.strip()[-2000:]}")
+        return done.stdout.splitlines()
+
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(runs)))) as pool:
+        return list(pool.map(run, runs))
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its standard error (NaN for fewer than two values)."""
     mean = statistics.fmean(values)
     se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
     return mean, se
@@ -164,7 +179,7 @@ def lines(matches: Sequence[Match]) -> list[Line]:
     out = []
     for bot in bots:
         own = [m for m in matches if m.bot == bot]
-        mean, se = _mean_se([m.score for m in own])
+        mean, se = mean_se([m.score for m in own])
         out.append(Line(bot, len(own), mean, se, sum(m.forfeit is not None for m in own)))
     return out
 
@@ -180,7 +195,7 @@ def paired(candidate: Sequence[Match], reference: Sequence[Match]) -> list[Line]
     for bot in bots:
         pairs = [(m, theirs[(m.bot, m.rep)]) for m in candidate if m.bot == bot]
         kept = [a.score - b.score for a, b in pairs if a.forfeit is None and b.forfeit is None]
-        mean, se = _mean_se(kept) if kept else (math.nan, math.nan)
+        mean, se = mean_se(kept) if kept else (math.nan, math.nan)
         out.append(Line(bot, len(kept), mean, se, len(pairs) - len(kept)))
     return out
 

@@ -38,7 +38,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,42 +144,10 @@ class Line:
         return "level"
 
 
-def _children(
-    tree: Path,
-    code: str,
-    argv_sets: Sequence[list[str]],
-    workers: int,
-    env: dict[str, str] | None = None,
-) -> list[list[str]]:
-    """Run ``code`` once per argv in ``argv_sets`` under ``tree``; each run's output lines."""
-    # a fixed hash seed unless a job names one: members breaking ties in set order replay
-    base = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0", **(env or {}))
-
-    def run(argv: list[str]) -> list[str]:
-        extra = {}
-        if argv and argv[0].startswith("PYTHONHASHSEED="):
-            extra["PYTHONHASHSEED"] = argv[0].split("=", 1)[1]
-            argv = argv[1:]
-        done = subprocess.run(
-            [sys.executable, "-c", code, *argv],
-            capture_output=True,
-            text=True,
-            cwd=tree,
-            env={**base, **extra},
-            check=False,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"a child under {tree} failed: {done.stderr.strip()[-2000:]}")
-        return done.stdout.splitlines()
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run, argv_sets))
-
-
 def _plays(tree: Path, jobs: list[tuple[str, str, int, int]], workers: int) -> list[list[int]]:
     """[wins, losses, ties] of each (a, b, games, seed), in order."""
     chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
-    outs = _children(tree, PLAY, [[json.dumps(c)] for c in chunks], workers)
+    outs = public_bots.run_children(tree, PLAY, [([json.dumps(c)], {}) for c in chunks], workers)
     results: list[list[int]] = [[] for _ in jobs]
     for i, out in enumerate(outs):
         for k, line in enumerate(out):
@@ -192,22 +159,27 @@ def _line(
     name: str, unit: str, ours: Sequence[float], theirs: Sequence[float], higher_is_better: bool
 ) -> Line:
     diffs = [a - b for a, b in zip(ours, theirs)]
-    se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
+    difference, se = public_bots.mean_se(diffs)
     return Line(
         name,
         unit,
         len(diffs),
         statistics.fmean(ours),
         statistics.fmean(theirs),
-        statistics.fmean(diffs),
+        difference,
         se,
         higher_is_better,
     )
 
 
 def fcc(trees: Sequence[Path], hash_seeds: int, workers: int) -> Line:
-    argv = [[f"PYTHONHASHSEED={1000 + h}", str(h), json.dumps(ORDER)] for h in range(hash_seeds)]
-    lost = [[float(x) for out in _children(t, FCC, argv, workers) for x in out] for t in trees]
+    runs = [
+        ([str(h), json.dumps(ORDER)], {"PYTHONHASHSEED": str(1000 + h)}) for h in range(hash_seeds)
+    ]
+    lost = [
+        [float(x) for out in public_bots.run_children(t, FCC, runs, workers) for x in out]
+        for t in trees
+    ]
     return _line("fCC bots", "games lost a match", lost[0], lost[1], False)
 
 
@@ -276,11 +248,9 @@ def speed(trees: Sequence[Path], rounds: int) -> Line:
     chains: list[list[float]] = [[], []]
     for _ in range(rounds):  # interleaved, so that the machine's load falls on both alike
         for k, tree in enumerate(trees):
-            chains[k].append(float(_children(tree, SPEED, [[]], 1)[0][0]))
+            chains[k].append(float(public_bots.run_children(tree, SPEED, [([], {})], 1)[0][0]))
     med = [statistics.median(c) for c in chains]
-    se = math.nan
-    if rounds > 1:
-        se = statistics.stdev([a - b for a, b in zip(*chains)]) / math.sqrt(rounds)
+    _, se = public_bots.mean_se([a - b for a, b in zip(*chains)])
     return Line("speed", "chains a move", rounds, med[0], med[1], med[0] - med[1], se, False)
 
 

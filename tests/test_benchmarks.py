@@ -553,5 +553,6 @@ def test_the_scorecards_children_play_in_order_in_the_tree_they_are_given() -> N
     results = card._plays(card.REPO, jobs, 2)
     assert [sum(r) for r in results] == [30, 30, 30]
     assert results[0][0] > results[0][1] and results[2][1] > results[2][0]  # ai wins either side
-    [lost] = card._children(card.REPO, card.FCC, [["PYTHONHASHSEED=1000", "0", '["quincy"]']], 1)
+    runs = [(["0", '["quincy"]'], {"PYTHONHASHSEED": "1000"})]
+    [lost] = card.public_bots.run_children(card.REPO, card.FCC, runs, 1)
     assert 0 <= int(lost[0]) <= 20

@@ -363,18 +363,18 @@ def _timed_tournament(
     return result, time.perf_counter() - start, where
 
 
+def _resolve(name: str, args: argparse.Namespace) -> Factory:
+    """``resolve(name)`` with the run's throws and its options for bot files."""
+    return resolve(name, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim))
+
+
 def _factories(
     names: Sequence[str], args: argparse.Namespace, among: Sequence[str] = ()
 ) -> dict[str, Factory]:
     """Each player by its table label (a bot file by its file name unless it would clash with
     another of ``names`` or ``among``: see ``short_labels``)."""
     labels = short_labels([*names, *among])
-    factories = {
-        labels[name]: resolve(
-            name, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim)
-        )
-        for name in names
-    }
+    factories = {labels[name]: _resolve(name, args) for name in names}
     _say_kinds(factories.values())
     return factories
 
@@ -461,8 +461,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()  # before playing, not after
     seed = _seed(args.seed)
-    a = resolve(args.a, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim))
-    b = resolve(args.b, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim))
+    a, b = _resolve(args.a, args), _resolve(args.b, args)
     _say_kinds([a] if args.a == args.b else [a, b])
     labels = short_labels([args.a, args.b])
     print(

@@ -310,6 +310,7 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (DecayedContexts, {"memories": [None]}, [None]),
     (DecayedContexts, {"min_score": 0}, 0),
     (DecayedContexts, {"half": "x"}, "x"),
+    (DecayedContexts, {"horizon": 0}, 0),
     (CountingWindows, {"source": "both"}, "both"),
     (CountingWindows, {"max_window": 0}, 0),
     (CountingWindows, {"min_score": 0}, 0),
@@ -596,34 +597,40 @@ def lagged_rolls_reference(
     return (side[n - 1 - lag] + roll) % 3
 
 
-_EXPECTED: dict[tuple[int, tuple[int | None, ...], tuple[Move, ...]], list[Move | None]] = {}
+_EXPECTED: dict[tuple[tuple[tuple[int | None, ...], ...], tuple[Move, ...]], list[Move | None]] = {}
 
 
 def decayed_contexts_reference(
-    rounds: Sequence[Round], max_order: int, memories: tuple[int | None, ...], min_score: int
+    rounds: Sequence[Round],
+    order_memories: tuple[tuple[int | None, ...], ...],
+    min_score: int,
 ) -> Move | None:
-    """Recount from scratch, exactly. A pair (order k, memory m) expects, after n rounds, the
+    """Recount from scratch, exactly. The pairs are each order's memories (``order_memories``,
+    the lowest order first). A pair (order k, memory m) expects, after n rounds, the
     most counted (first of R, P, S on ties; R if never seen) of their moves that followed
     their last k moves, each context's older counts times 1 - 1/m at each recurrence. Every
     round i it had an expectation e for scores its turn (my_move - e - 1) mod 3 with weight
     keep ** (age of round i); the largest (pair, turn), the first on ties, once it holds
     min_score straight replies' worth, predicts e + turn."""
     theirs = [t for _, t in rounds]
-    decays = [Fraction(1) if m is None else 1 - Fraction(1, m) for m in memories]
+    decays = [
+        [Fraction(1) if m is None else 1 - Fraction(1, m) for m in memories]
+        for memories in order_memories
+    ]
     keep = Fraction(SCORE_KEEP)
 
     def expected_after(n: int) -> list[Move | None]:
         # a pure function of their first n moves: recounted once per prefix and remembered,
         # since the agreement tests ask for every prefix of one script (O(n^4) otherwise)
-        key = (max_order, memories, tuple(theirs[:n]))
+        key = (order_memories, tuple(theirs[:n]))
         if key not in _EXPECTED:
             _EXPECTED[key] = recount(n)
         return _EXPECTED[key]
 
     def recount(n: int) -> list[Move | None]:
         out: list[Move | None] = []
-        for k in range(1, max_order + 1):
-            for decay in decays:
+        for k, order_decays in enumerate(decays, 1):
+            for decay in order_decays:
                 if n < k:
                     out.append(None)
                     continue
@@ -636,7 +643,7 @@ def decayed_contexts_reference(
         return out
 
     n = len(rounds)
-    scores = [Fraction(0)] * (3 * max_order * len(decays))
+    scores = [Fraction(0)] * (3 * sum(map(len, decays)))
     for i in range(n):
         for pair, e in enumerate(expected_after(i)):
             if e is not None:
@@ -720,7 +727,7 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         )
     if isinstance(predictor, DecayedContexts):
         return lambda rounds: decayed_contexts_reference(
-            rounds, predictor.max_order, predictor.memories, predictor.min_score
+            rounds, predictor.order_memories, predictor.min_score
         )
     if isinstance(predictor, BlendedContexts):
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)
@@ -789,6 +796,8 @@ def test_registered_predictor_agrees_with_its_reference_model(
         LaggedRolls("mine", 3, decay=1.0, min_hits=4),
         DecayedContexts(1, (None,), half="both"),
         DecayedContexts(2, (2, 5), min_score=1, half="both"),
+        # orders counted with fewer memories each (see order_memories): 3, 2, 1 and 1
+        DecayedContexts(4, (2, 5, None), min_score=1, half="both", horizon=40),
         BlendedContexts(1),
         BlendedContexts(2, "their"),
         BlendedContexts(6, "mine"),
@@ -1565,6 +1574,27 @@ def test_decayed_contexts_read_a_context_counter_of_any_order_memory_and_turn(
         ours = rng.randrange(3) if t % 40 < 25 else (0, 1, 1, 2)[t % 4]
         predictor.update(theirs, ours)  # swapped: the bot's reply is "mine", our move "theirs"
     assert misses <= 60, misses  # of 450 (a guess would miss about 300)
+
+
+def test_decayed_contexts_count_each_order_with_the_memories_it_can_tell_apart() -> None:
+    """An order keeps the memories up to twice its contexts' recurrences in the horizon (at
+    least the shortest), and the whole match; with no horizon, every memory."""
+    from roshambo.predictors.decayed import order_memories
+
+    grid = (4, 8, 16, 32, 64, None)
+    assert [order_memories(k, grid, 1000) for k in (1, 3, 4, 5, 6, 9)] == [
+        grid,
+        grid,  # 74 recurrences' worth
+        (4, 8, 16, None),  # 24
+        (4, 8, None),  # 8
+        (4, None),  # 2.7: the shortest still
+        (4, None),
+    ]
+    assert order_memories(9, grid, None) == grid
+    assert order_memories(2, (None,), 10) == (None,)
+    assert DecayedContexts(6).order_memories == tuple(
+        order_memories(k, grid, 1000) for k in range(1, 7)
+    )
 
 
 def test_decayed_contexts_idle_in_the_direct_half() -> None:

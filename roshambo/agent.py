@@ -13,7 +13,7 @@ from .predictors import Factory
 
 def family_of(strategy: str) -> str:
     """The idea behind a strategy's name: "markov" for "markov3@100'.2", "windows" for
-    "windows64-mine.0" (the predictor's name up to its first parameter)."""
+    "windows200-mine.0" (the predictor's name up to its first parameter)."""
     family = strategy.rsplit(".", 1)[0].rstrip("'").split("@")[0]
     return family.split("-")[0].rstrip("0123456789")
 

@@ -406,14 +406,14 @@ def test_the_fcc_player_starts_each_match_with_new_match() -> None:
         state.clear()
         RPS.player("")
         engine = state[0]
-        kept = halves(engine._ensemble, "carried-period16-their")
+        kept = halves(engine._ensemble, "carried-period40-their")
         for move in "RPSRRPS":
             RPS.player(move)
         # the first match is a fresh one: the carried model follows its fresh twin, which
         # does the work of every round the player was told of
         assert kept[0]._twin._seen == 7
         RPS.player("")
-        assert halves(engine._ensemble, "carried-period16-their") == kept
+        assert halves(engine._ensemble, "carried-period40-their") == kept
         assert (
             kept[0]._inner._seen == 8
         )  # the twin, taken over, and the last round, whose reply never came

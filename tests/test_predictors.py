@@ -2480,7 +2480,7 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     ensemble = Ensemble(random.Random(1))
     names = list(ensemble._factories)
     asked = {names[i] for i, _ in ensemble._exacts}
-    assert "windows64-mine" in asked and "windows64-mine-lead48-rules" not in asked
+    assert "windows200-mine" in asked and "windows200-mine-lead48-rules" not in asked
 
     def carried_tests(first: str) -> list[int]:
         """The exact model's tests before each of 3 x 40 rounds, carried over, against a

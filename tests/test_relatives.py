@@ -63,7 +63,7 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
     bots = [make_relative(spec, random.Random(0)) for spec in member_grid()]
     plain = [b.inner if isinstance(b, Noisy) else b for b in bots]
     windows = {b.window for b in plain if isinstance(b, RecentCounter)}
-    assert {2, 50, None} <= windows and len(windows) >= 12
+    assert {2, 50, 200, None} <= windows and len(windows) >= 12
     assert {(b.target, b.tie) for b in plain if isinstance(b, RecentCounter)} >= {
         ("most", "first"),
         ("least", "last"),
@@ -71,18 +71,22 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
         ("least", "RPS"),
     }
     contexts = [b for b in plain if isinstance(b, ContextCounter)]
-    assert {b.k for b in contexts} == {1, 2, 3} and {b.rotation for b in contexts} == {0, 1, 2}
+    assert {b.k for b in contexts} == set(range(1, 7)) and {b.rotation for b in contexts} == {
+        0,
+        1,
+        2,
+    }
     assert min(b.decay for b in contexts) == 0.8 and max(b.decay for b in contexts) == 1.0
     assert {(b.lag, b.mode) for b in plain if isinstance(b, Reaction)} == {
-        (lag, mode) for lag in (1, 2, 3) for mode in ("beat", "copy", "lose")
+        (lag, mode) for lag in (1, 2, 3, 4, 6, 8, 10, 12) for mode in ("beat", "copy", "lose")
     }
-    assert {len(p) for p in cycle_patterns()} == set(range(2, 13))
+    assert {len(p) for p in cycle_patterns()} == set(range(2, 13)) | {13, 16, 20, 25, 30, 40}
     # with noise too: the shortest and the longest cycles, and some between
     assert {
         len(b.inner.pattern)
         for b in bots
         if isinstance(b, Noisy) and isinstance(b.inner, FixedCycle)
-    } == {2, 4, 7, 9, 12}
+    } == {2, 4, 7, 9, 12, 20}
     assert {b.period for b in plain if isinstance(b, Switcher)} == {50, 100, 200}
     # the members' draws: several, so that no one trio stands for the family
     assert len({b.members for b in plain if isinstance(b, Switcher)}) >= 4

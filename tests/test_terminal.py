@@ -203,7 +203,7 @@ def test_format_belief_says_what_it_follows_over_what_how_sure_and_whether_it_he
     assert "Mode: cautious: it played for a tie or a win." in " ".join(
         format_belief(markov_belief("markov.2", cautious=True)).split()
     )
-    exact = dataclasses.replace(markov_belief("period16-their.0"), exact=True)
+    exact = dataclasses.replace(markov_belief("period40-their.0"), exact=True)
     assert "Window: none: a rule you have kept" in format_belief(exact)
 
 

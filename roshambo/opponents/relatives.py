@@ -223,7 +223,8 @@ class Switcher:
     """Play deterministic relatives in turn, ``period`` rounds each (Billings' switcher idea).
 
     The members are drawn by ``seed`` from :func:`member_grid`'s deterministic counters,
-    context counters, reactions and cycles (not the hash-seed dependent ones); every member
+    context counters, reactions and cycles of the short ranges (not the hash-seed dependent
+    ones); every member
     sees every move, so the one that takes over plays from an up-to-date state.
     ``member_moves`` is what every member played in the last round, the active one's move
     among them (None before the first): a player that knows the members but not the
@@ -241,7 +242,7 @@ class Switcher:
         self.period, self.seed = period, seed
         pool = [
             spec
-            for spec in member_grid(noisy=False)
+            for spec in member_grid(noisy=False, wide=False)
             if not spec.startswith(Switcher.family) and "tie=set" not in spec
         ]
         self.members = tuple(random.Random(seed).sample(pool, self.MEMBERS))
@@ -425,44 +426,66 @@ def make_relative(spec: str, rng: random.Random | None = None) -> Relative:
 COUNTER_WINDOWS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, WHOLE)
 COUNTER_TIES = ("RPS", "SPR", "first", "last", "set")
 CONTEXT_DECAYS = (1, 0.99, 0.95, 0.9, 0.8)
+CONTEXT_ORDERS = (1, 2, 3)
+REACTION_LAGS = (1, 2, 3)
+CYCLE_LENGTHS = tuple(range(2, 13))
+# the wide ranges: the same families one step and more beyond the short ones above, which
+# are the ranges the switchers draw their members from
+WIDE_COUNTER_WINDOWS = (65, 100, 150, 200)
+WIDE_CONTEXT_ORDERS = (4, 5, 6)
+WIDE_REACTION_LAGS = (4, 6, 8, 10, 12)
+WIDE_CYCLE_LENGTHS = (13, 16, 20, 25, 30, 40)
 NOISE_SHARES = (0.05, 0.1, 0.2)
 NOISY_TIES = ("first", "last", "set", "RPS")
 SWITCHER_SEEDS = (1, 2, 3, 4)  # the members' draws: seed 2's three counters are near alike
 
 
-def cycle_patterns() -> tuple[str, ...]:
-    """Cycles of length 2 to 12: two per length, drawn (seeded) so that each uses at least two
-    different moves."""
+def cycle_patterns(wide: bool = True) -> tuple[str, ...]:
+    """Cycles of every length of ``CYCLE_LENGTHS`` (with ``wide``, then of
+    ``WIDE_CYCLE_LENGTHS``): two per length, drawn (seeded, the short ones first) so that
+    each uses at least two different moves."""
     draw = random.Random(2026)
     patterns: list[str] = []
-    for length in range(2, 13):
-        while len(patterns) < 2 * (length - 1):
+    for length in CYCLE_LENGTHS + (WIDE_CYCLE_LENGTHS if wide else ()):
+        wanted = len(patterns) + 2
+        while len(patterns) < wanted:
             pattern = "".join(draw.choice(LETTERS) for _ in range(length))
             if len(set(pattern)) > 1 and pattern not in patterns:
                 patterns.append(pattern)
     return tuple(patterns)
 
 
-def member_grid(noisy: bool = True) -> tuple[str, ...]:
+def member_grid(noisy: bool = True, wide: bool = True) -> tuple[str, ...]:
     """The benchmark's members: every family with its parameters spread over their range
-    (deterministic ones first), then, with ``noisy``, a sample of each family at every
-    noise share."""
-    members = [
-        spec_name("counter", window=w, target=t, tie=tie)
-        for w in COUNTER_WINDOWS
-        for t in ("most", "least")
-        for tie in COUNTER_TIES
-    ]
-    members += [
-        spec_name("context", k=k, decay=_number(d), rotation=r)
-        for k in (1, 2, 3)
-        for d in CONTEXT_DECAYS
-        for r in (0, 1, 2)
-    ]
-    members += [
-        spec_name("reaction", lag=lag, mode=mode) for lag in (1, 2, 3) for mode in Reaction.SHIFTS
-    ]
-    members += [spec_name("cycle", pattern=p) for p in cycle_patterns()]
+    (deterministic ones first; each family's short ranges, then with ``wide`` its wide
+    ones), then, with ``noisy``, a sample of each family at every noise share."""
+
+    def counters(windows: tuple[int | str, ...]) -> list[str]:
+        return [
+            spec_name("counter", window=w, target=t, tie=tie)
+            for w in windows
+            for t in ("most", "least")
+            for tie in COUNTER_TIES
+        ]
+
+    def contexts(orders: tuple[int, ...]) -> list[str]:
+        return [
+            spec_name("context", k=k, decay=_number(d), rotation=r)
+            for k in orders
+            for d in CONTEXT_DECAYS
+            for r in (0, 1, 2)
+        ]
+
+    def reactions(lags: tuple[int, ...]) -> list[str]:
+        return [
+            spec_name("reaction", lag=lag, mode=mode) for lag in lags for mode in Reaction.SHIFTS
+        ]
+
+    drawn = cycle_patterns(wide)
+    members = counters(COUNTER_WINDOWS) + (counters(WIDE_COUNTER_WINDOWS) if wide else [])
+    members += contexts(CONTEXT_ORDERS) + (contexts(WIDE_CONTEXT_ORDERS) if wide else [])
+    members += reactions(REACTION_LAGS) + (reactions(WIDE_REACTION_LAGS) if wide else [])
+    members += [spec_name("cycle", pattern=p) for p in drawn]
     members += [
         spec_name("switcher", period=p, seed=s) for p in (50, 100, 200) for s in SWITCHER_SEEDS
     ]
@@ -471,18 +494,20 @@ def member_grid(noisy: bool = True) -> tuple[str, ...]:
     # counters: every kind of tie rule (first seen, last seen, a set's order, a fixed order)
     sample = [
         spec_name("counter", window=w, target=t, tie=tie)
-        for w in (5, 20, WHOLE)
+        for w in (5, 20, WHOLE) + ((100,) if wide else ())
         for t in ("most", "least")
         for tie in NOISY_TIES
     ]
-    sample += [spec_name("context", k=k, decay=d, rotation=0) for k in (1, 2, 3) for d in (1, 0.9)]
-    sample += [spec_name("reaction", lag=lag, mode="beat") for lag in (1, 2, 3)]
-    # cycles of length 2, 4, 7, 9 and 12: the shortest, the longest and three between (of 2,
-    # 7 and 12 the first drawn)
-    drawn = cycle_patterns()
+    orders = (1, 2, 3) + ((5,) if wide else ())
+    sample += [spec_name("context", k=k, decay=d, rotation=0) for k in orders for d in (1, 0.9)]
+    lags = (1, 2, 3) + ((8,) if wide else ())
+    sample += [spec_name("reaction", lag=lag, mode="beat") for lag in lags]
+    # cycles of length 2, 4, 7, 9 and 12 (and a wide one, 20): the shortest, the longest and
+    # three between (of 2, 7, 12 and 20 the first drawn)
     sample += [spec_name("cycle", pattern=p) for p in ("RPPS", "RSPPRSSRP")]
     sample += [
-        spec_name("cycle", pattern=next(p for p in drawn if len(p) == n)) for n in (2, 7, 12)
+        spec_name("cycle", pattern=next(p for p in drawn if len(p) == n))
+        for n in (2, 7, 12) + ((20,) if wide else ())
     ]
     sample += [spec_name("switcher", period=100, seed=1)]
     members += [f"{spec},{NOISE}={_number(e)}" for e in NOISE_SHARES for spec in sample]

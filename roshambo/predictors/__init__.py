@@ -28,8 +28,8 @@ Factory = Callable[[random.Random], Predictor]
 
 
 # The models of an opponent whose state outlives a match (an fCC bot's mutable defaults):
-# counting what followed our last 1 to 3 moves (the calibrated chains, every turn, and the
-# decayed contexts), counting our last N moves or all of them, and cycling. Each also runs
+# counting what followed our last 1 to 3 moves (the calibrated chains, every turn) or 1 to 6
+# (the decayed contexts), counting our last N moves or all of them, and cycling. Each also runs
 # carried over from earlier matches (see carried.py); the other models read what any
 # opponent does within a match, and carried copies of them bought nothing in our
 # measurements.
@@ -37,10 +37,10 @@ CARRIED = (
     "calibrated2-their-shifted",
     "calibrated3-their-shifted",
     "calibrated4-their-shifted",
-    "decayed3-their",
-    "windows64-mine",
+    "decayed6-their",
+    "windows200-mine",
     "frequency-ties",
-    "period16-their",
+    "period40-their",
 )
 
 
@@ -80,29 +80,33 @@ def _lineup() -> list[Factory]:
         )
     factories.append(lambda rng: CalibratedMarkovChain(1, num_records=10, half="mirrored"))
     factories.append(lambda rng: CalibratedMarkovChain(1, half="mirrored"))
-    # an opponent counting our last N moves, for every N up to 64 at once (direct half only;
-    # it speaks after 8 hits' worth, so that 64 windows' chance agreements in the opening,
+    # an opponent counting our last N moves, for every N up to 200 at once (direct half only;
+    # it speaks after 8 hits' worth, so that 200 windows' chance agreements in the opening,
     # or an opponent's window still holding an earlier match, do not lead it astray)
-    factories.append(lambda rng: CountingWindows("mine", 64, min_score=8, half="direct"))
+    factories.append(lambda rng: CountingWindows("mine", 200, min_score=8, half="direct"))
     # the same counts (borrowed), read steadily: every record may fall 48 hits behind, and a
     # hit on a tie counts only where the window's own best tie rules name the move beaten,
     # for an opponent whose random moves or our own level counts would lead the records
     # above astray
     factories.append(
-        lambda rng: CountingWindows("mine", 64, min_score=8, half="direct", lead=48, tie_rules=True)
+        lambda rng: CountingWindows(
+            "mine", 200, min_score=8, half="direct", lead=48, tie_rules=True
+        )
     )
     factories.append(lambda rng: OutcomeRollTable("their", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("mine", by_result=False))
     factories.append(lambda rng: OutcomeRollTable("their"))
     factories.append(lambda rng: SharpestContext())
-    # a cycle of any period up to 16, read through its noise
-    factories.append(lambda rng: PeriodicMoves("their", 16, half="direct"))
+    # a cycle of any period up to 40, read through its noise (a longer one's first period
+    # alone, unpredictable, costs more than 1% of a match's decisive games)
+    factories.append(lambda rng: PeriodicMoves("their", 40, half="direct"))
     factories.append(lambda rng: BlendedContexts(4))
-    # an opponent answering our move 1 to 8 rounds back by a fixed turn (beat, copy, lose)
-    factories.append(lambda rng: LaggedRolls("mine", 8))
-    # an opponent counting what followed our last 1 to 3 moves, forgetting: every memory
-    # doubling from 4 to 64 recurrences, and the whole match (mirrored half only)
-    factories.append(lambda rng: DecayedContexts(3))
+    # an opponent answering our move 1 to 16 rounds back by a fixed turn (beat, copy, lose)
+    factories.append(lambda rng: LaggedRolls("mine", 16))
+    # an opponent counting what followed our last 1 to 6 moves, forgetting: every memory
+    # doubling from 4 to 64 recurrences that the order's contexts reach in a match, and the
+    # whole match (mirrored half only)
+    factories.append(lambda rng: DecayedContexts(6))
     # the models in CARRIED once more, carried over from earlier matches
     probe = random.Random(0)
     factories += [

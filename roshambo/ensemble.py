@@ -97,7 +97,7 @@ every such round, hedged or not, decaying by ``trust_decay``), and in such a rou
 only if that record is not losing, or else if a draw from Beta(wins + a, losses + b), with
 the prior above, exceeds 1/2: random play then breaks the run the opponent was learning.
 The prior's benefit of the doubt matters here too: a record of a few rounds in the opening
-holds the early guesses' losses (docs/benchmarks.md, "Exposure"). Against an opponent we
+holds the early guesses' losses (docs/experiments.md, "Exposure"). Against an opponent we
 have found out, that record keeps winning and the rule never acts; a simulator of our code
 beats the choice whether the run is long or short, which the record above sees.
 
@@ -179,7 +179,7 @@ from statistics import NormalDist
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
-from .predictors.base import WorksInOneHalf, check_decay, real_side, works_as
+from .predictors.base import check_capabilities, check_decay, real_side, works_as
 
 NO_MOVE = 3  # a half whose predictor has nothing to say this round
 # For X ~ Beta(a, b) with integers a, b: P(X <= c) = P(Binomial(a + b - 1, c) >= a), which
@@ -413,7 +413,8 @@ class Ensemble:
         self.config = config if config is not None else EnsembleConfig()
         probe = random.Random(0)
         probes = {name: make(probe) for name, make in factories.items()}
-        selectable = {name: getattr(probes[name], "selectable", True) for name in factories}
+        offers = {name: check_capabilities(probe) for name, probe in probes.items()}
+        selectable = {name: offers[name].selectable for name in factories}
         if not any(selectable.values()):
             raise ValueError("an ensemble needs at least one selectable predictor")
         # the order of the strategies breaks ties (the first wins): selectable ones first
@@ -447,17 +448,12 @@ class Ensemble:
         twins = {
             i: index.get(probes[name].name.removeprefix("carried-"), -1)
             for i, name in enumerate(order)
-            if getattr(probes[name], "carried", False)
+            if offers[name].carried
         }
         self._twin_of = {
             i: j
             for i, j in twins.items()
-            if j >= 0
-            and (
-                getattr(type(probes[order[j]]), "share", WorksInOneHalf.share)
-                is WorksInOneHalf.share
-                or hasattr(probes[order[j]], "borrowing")
-            )
+            if j >= 0 and (not offers[order[j]].shares or offers[order[j]].tells_borrowing)
         }
         self._idle = len(slots) - len(working[0]) - len(working[1])
         # where predictor i's direct (mirrored) half's prediction is in the list of what the
@@ -550,7 +546,7 @@ class Ensemble:
             return
         for halves in self._halves:
             for half in halves:
-                if getattr(half, "carried", False):
+                if half.capabilities.carried:
                     half.adopt()  # type: ignore[attr-defined]
         unanswered = self._unanswered
         if unanswered is not None:
@@ -564,8 +560,8 @@ class Ensemble:
             for mirrored, halves in enumerate(self._halves):
                 for half in halves:
                     if (
-                        getattr(half, "carried", False)
-                        and real_side(half.source, bool(mirrored)) == "their"  # type: ignore[attr-defined]
+                        half.capabilities.carried
+                        and real_side(half.source, bool(mirrored)) == "their"
                     ):
                         half.update(theirs, mine) if mirrored else half.update(mine, theirs)
         self._new_predictors(carry=True)
@@ -576,7 +572,7 @@ class Ensemble:
         old = self._halves if carry else None
         kept = [
             [
-                old is not None and getattr(old[m][i], "carried", False)
+                old is not None and old[m][i].capabilities.carried
                 for i in range(len(self._factories))
             ]
             for m in range(2)
@@ -596,16 +592,13 @@ class Ensemble:
         shared: dict[object, object] = {}
         for halves, mirrored in ((direct, False), (mirror, True)):
             for i, half in enumerate(halves):
-                share = getattr(half, "share", None)
-                if share is not None and not kept[mirrored][i]:
-                    share(shared, mirrored)
+                if not kept[mirrored][i]:
+                    half.share(shared, mirrored)
         for m, halves in enumerate((direct, mirror)):
             for i, half in enumerate(halves):
                 if kept[m][i]:
                     half.new_match()  # type: ignore[attr-defined]
-                elif i in self._twin_of and not getattr(
-                    halves[self._twin_of[i]], "borrowing", False
-                ):
+                elif i in self._twin_of and not self._borrows(halves[self._twin_of[i]]):
                     half.follow(halves[self._twin_of[i]])  # type: ignore[attr-defined]
         # bound methods of the working halves, looked up once per match rather than once per
         # predictor a round
@@ -613,7 +606,10 @@ class Ensemble:
         self._mirror_updates = [mirror[i].update for i in self._working[1]]
         # per half (every predictor's, by its index), how to ask whether it doubts its
         # prediction (None: never)
-        self._doubts = [[getattr(p, "doubt", None) for p in halves] for halves in (direct, mirror)]
+        self._doubts = [
+            [p.doubt if p.capabilities.doubt else None for p in halves]  # type: ignore[attr-defined]
+            for halves in (direct, mirror)
+        ]
         # the selectable direct halves that can name a move their exact model forces (see
         # choose_move), by predictor index; none if exact models are never followed
         self._exacts = (
@@ -621,7 +617,8 @@ class Ensemble:
                 (i, exact)
                 for i in self._working[0]
                 if 6 * i < self._strategies
-                and (exact := getattr(direct[i], "exact", None)) is not None
+                and direct[i].capabilities.exact
+                and (exact := direct[i].exact) is not None  # type: ignore[attr-defined]
             ]
             if self.config.exact_tests
             else []
@@ -630,6 +627,12 @@ class Ensemble:
         # says until it proves itself again)
         self._direct: list[Move | None] = [None] * len(self._updates)
         self._mirrored: list[Move | None] = [None] * len(self._mirror_updates)
+
+    @staticmethod
+    def _borrows(predictor: Predictor) -> bool:
+        """Whether ``predictor``, offered to share, borrowed another's work (as far as it
+        says: see Capabilities.tells_borrowing)."""
+        return predictor.capabilities.tells_borrowing and predictor.borrowing  # type: ignore[attr-defined]
 
     def instrument(self, wrap: Callable[[str, str, Callable], Callable]) -> None:
         """For measurements (``benchmarks/speed.py``): every call a round of this match makes

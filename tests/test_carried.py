@@ -8,6 +8,7 @@ themselves in each match before they speak.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -26,9 +27,10 @@ from roshambo.predictors import (
     FrequencyCounter,
     MarkovChain,
 )
+from roshambo.predictors.base import Capabilities, PredictorBase
 
 
-class Recorder:
+class Recorder(PredictorBase):
     """Predicts the other side's last move and records every round it is shown."""
 
     def __init__(self, source: str = "their") -> None:
@@ -74,9 +76,9 @@ def test_the_line_up_carries_over_the_models_it_names_and_no_other() -> None:
     for name in carried:
         model = PREDICTORS[name](random.Random(0))
         fresh = PREDICTORS[name.removeprefix("carried-")](random.Random(0))
-        assert model.carried is True and model.half == getattr(
-            fresh, "half", "both"
-        )  # else both halves
+        assert model.capabilities == dataclasses.replace(
+            fresh.capabilities, carried=True, new_match=True, shares=True, tells_borrowing=False
+        )  # in the same halves, offering what the fresh one offers
 
 
 PROOF = (
@@ -135,6 +137,7 @@ def test_new_match_is_passed_on_to_the_inner_model() -> None:
     last opponent (the counting windows: see their ``new_match``)."""
 
     class Forgetful(FrequencyCounter):
+        OFFERS = Capabilities(new_match=True)
         matches = 0
 
         def new_match(self) -> None:
@@ -150,6 +153,8 @@ def test_new_match_is_passed_on_to_the_inner_model() -> None:
 
 def test_a_carried_model_doubts_nothing_while_it_is_silent() -> None:
     class Doubting(Recorder):
+        OFFERS = Capabilities(doubt=True)
+
         def doubt(self) -> bool:
             return True
 
@@ -198,6 +203,8 @@ def test_a_carried_model_says_what_the_twin_it_took_over_can_say() -> None:
     (a counting windows' exact model, here, carried over a recorder that offers none)."""
 
     class Exact(Recorder):
+        OFFERS = Capabilities(exact=True)
+
         def __init__(self) -> None:
             super().__init__("their")
             self.name = "recorder-their"

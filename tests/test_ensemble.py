@@ -12,6 +12,7 @@ import math
 import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -34,10 +35,10 @@ from roshambo.ensemble import (
 from roshambo.moves import PAPER, ROCK, Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
-from roshambo.predictors.base import WorksInOneHalf
+from roshambo.predictors.base import Capabilities, PredictorBase
 
 
-class Echo:
+class Echo(PredictorBase):
     """Predicts that the other side repeats its last move (the direct half: the opponent's
     last move; the mirrored half, shown swapped histories: our last move)."""
 
@@ -57,7 +58,7 @@ class Echo:
         return self._last
 
 
-class Silent:
+class Silent(PredictorBase):
     """Never has anything to say."""
 
     name = "silent"
@@ -243,7 +244,7 @@ def test_a_silent_strategy_strictly_ahead_still_means_the_hedge() -> None:
         assert choice.hedging
 
 
-class Expecting:
+class Expecting(PredictorBase):
     """Expects the moves of ``pattern`` in turn, and nothing from round ``silent_from`` on."""
 
     name = "expecting"
@@ -423,6 +424,8 @@ class Forced(Echo):
 
     def predict(self) -> Move | None:
         return None
+
+    OFFERS = Capabilities(exact=True)
 
     def exact(self) -> tuple[Move, int] | None:
         return None if self._last is None else ((self._last + 1) % 3, self.tests)
@@ -673,6 +676,8 @@ class Doubter(Echo):
         self._rounds += 1
         return super().update(my_move, their_move)
 
+    OFFERS = Capabilities(doubt=True)
+
     def doubt(self) -> bool:
         return self._last is not None and self._doubting(self._rounds)
 
@@ -858,11 +863,18 @@ def test_last_choice_is_the_chosen_move_with_its_reasons() -> None:
 # --- shared work and the packed argmax --------------------------------------------------------
 
 
-class Solo:
+class Solo(PredictorBase):
     """Another predictor that borrows nothing: its ``share`` offers it an empty pool, so it
     only learns which half it is (a one-half predictor idles in the other)."""
 
     borrowing = False  # so a carried model follows it (see Ensemble._twin_of)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """The inner predictor's, passed on (its own share and new_match pass on too)."""
+        return replace(
+            self._inner.capabilities, exact=True, shares=True, tells_borrowing=True, new_match=True
+        )
 
     def new_match(self) -> None:
         """Passed on: a carried model that took this one over calls it (see CarriedOver)."""
@@ -873,7 +885,6 @@ class Solo:
     def __init__(self, inner: Predictor) -> None:
         self._inner = inner
         self.name = inner.name
-        self.selectable = getattr(inner, "selectable", True)
         doubt = getattr(inner, "doubt", None)
         if doubt is not None:  # a doubt bends the move: the wrapper must not hide it
             self.doubt = doubt
@@ -906,9 +917,7 @@ def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) 
     # nothing, in either line-up (see Ensemble._twin_of), and borrows nothing itself
     def borrows(make: Factory) -> bool:
         probe = make(random.Random(0))
-        if getattr(probe, "carried", False):
-            return False
-        return getattr(type(probe), "share", WorksInOneHalf.share) is not WorksInOneHalf.share
+        return probe.capabilities.shares and not probe.capabilities.carried
 
     solo: dict[str, Factory] = {
         name: (lambda rng, make=make: Solo(make(rng))) if borrows(make) else make
@@ -929,6 +938,8 @@ def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) 
 
 class Sharing(Echo):
     """Logs when the ensemble offers it ``share`` and when it updates it."""
+
+    OFFERS = Capabilities(shares=True)
 
     def __init__(self, name: str, log: list[tuple[str, object, bool | None]]) -> None:
         super().__init__()

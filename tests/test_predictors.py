@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import executed_lines
+from roshambo.ensemble import Ensemble
 from roshambo.moves import Move, beats, outcome
 from roshambo.opponents.relatives import Noisy, make_relative
 from roshambo.predictors import (
@@ -2940,3 +2941,54 @@ def test_calibrated_chain_reads_a_counting_side_through_its_noise(seed: int) -> 
     )
     forgetting = misses_of_hidden_model(Forgetful(2), random.Random(seed), 1000, prior, noisy)
     assert remembering < 0.6 * forgetting
+
+
+# --- capabilities, declared as data ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PREDICTORS))
+def test_every_registered_predictor_declares_what_it_offers(name: str) -> None:
+    """The registry's check holds for every entry, in every half it may be built for: what
+    a predictor declares it implements, and what it implements (a wrapper aside) it
+    declares."""
+    from roshambo.predictors.base import Capabilities, check_capabilities
+
+    predictor = PREDICTORS[name](random.Random(0))
+    caps = check_capabilities(predictor)
+    assert isinstance(caps, Capabilities) and caps.half == predictor.half
+    assert caps.carried == name.startswith("carried-")
+    assert caps.selectable == (name != "random")
+
+
+def test_a_mismatch_between_declared_and_implemented_capabilities_is_named() -> None:
+    from roshambo.predictors.base import Capabilities, PredictorBase, check_capabilities
+
+    class Undeclared(PredictorBase):
+        name = "undeclared"
+
+        def doubt(self) -> bool:
+            return False
+
+    class Unimplemented(PredictorBase):
+        name = "unimplemented"
+        OFFERS = Capabilities(exact=True)
+
+    class Bare:
+        name = "bare"
+
+    class SharesQuietly(PredictorBase):
+        name = "quiet"
+
+        def share(self, shared: dict[object, object], mirrored: bool) -> None:
+            shared["quiet"] = self
+
+    with pytest.raises(ValueError, match="'undeclared' implements doubt but does not declare"):
+        check_capabilities(Undeclared())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'unimplemented' declares exact but does not implement"):
+        check_capabilities(Unimplemented())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'bare' declares no Capabilities"):
+        check_capabilities(Bare())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'quiet' implements shares but does not declare"):
+        check_capabilities(SharesQuietly())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'bare' declares no Capabilities"):
+        Ensemble(random.Random(0), factories={"bare": lambda rng: Bare()})  # type: ignore[dict-item]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .base import Predictor
+from .base import Capabilities, Predictor, check_capabilities
 from .blend import BlendedContexts
 from .carried import CarriedOver
 from .decayed import DecayedContexts
@@ -67,7 +67,7 @@ def _lineup() -> list[Factory]:
     # under colliding hashes, nor the first or last seen), and so, for an opponent counting
     # all our moves, does a whole-match counter in the mirrored half (beside the plain one,
     # not instead of it: replacing it in both halves cost the classic field 3 points a
-    # match, docs/benchmarks.md)
+    # match, docs/experiments.md)
     factories.append(lambda rng: FrequencyCounter(None, min_count=3))
     factories.append(lambda rng: TieReadingFrequency(None, min_count=3, half="mirrored"))
     factories.append(lambda rng: TieReadingFrequency(10))
@@ -125,7 +125,9 @@ def _registry() -> dict[str, Factory]:
     registry: dict[str, Factory] = {}
     probe = random.Random(0)
     for factory in _lineup():
-        name = factory(probe).name
+        predictor = factory(probe)
+        check_capabilities(predictor)  # what it declares it offers, it implements, and only that
+        name = predictor.name
         if name in registry:
             raise RuntimeError(f"duplicate predictor name {name!r}")
         registry[name] = factory
@@ -140,6 +142,7 @@ PREDICTORS: dict[str, Factory] = _registry()
 __all__ = [
     "PREDICTORS",
     "BlendedContexts",
+    "Capabilities",
     "Factory",
     "CalibratedMarkovChain",
     "CARRIED",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal, Protocol, overload
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal, Protocol, overload
 
 from ..moves import Move
 
@@ -52,6 +53,34 @@ def entry_code(a0: int, a1: int, a2: int) -> int:
     )
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a predictor offers the ensemble beyond ``update`` and ``predict``, declared as
+    data (a class's ``OFFERS``; ``half`` is the instance's) and checked against what the
+    class implements by :func:`check_capabilities`, which the registry runs on every entry.
+
+    - ``half``: the halves it works in ("both", "direct", "mirrored"; silent in the other);
+    - ``selectable``: whether its strategies may be chosen (False: a noise floor);
+    - ``carried``: kept from match to match (:class:`roshambo.predictors.carried.CarriedOver`);
+    - ``doubt``: offers ``doubt()`` (see :class:`Predictor`);
+    - ``exact``: offers ``exact``, a callable or None where this instance cannot say;
+    - ``new_match``: forgets part of the last opponent at a new match (``new_match()``);
+    - ``shares``: its ``share`` does more than idle in one half (it may borrow another's work,
+      or read which half it is in), so that a carried copy cannot simply follow a fresh one;
+    - ``tells_borrowing``: says through ``borrowing`` whether ``share`` made it borrow (a
+      fresh one that did not can be followed).
+    """
+
+    half: str = "both"
+    selectable: bool = True
+    carried: bool = False
+    doubt: bool = False
+    exact: bool = False
+    new_match: bool = False
+    shares: bool = False
+    tells_borrowing: bool = False
+
+
 class Predictor(Protocol):
     """Predicts the opponent's next move from the two move histories.
 
@@ -69,10 +98,18 @@ class Predictor(Protocol):
     that model has fitted every move of the side since the model started, with how many
     moves have tested it; the ensemble follows it outright once the tests are many enough
     (see :mod:`roshambo.ensemble`, exact models). A wrapper that cannot say sets ``exact``
-    to None.
+    to None. What it offers it declares in ``capabilities`` (see :class:`Capabilities`);
+    the ensemble asks for nothing else. ``share`` is offered to every fresh half, in update
+    order, so that identical work can be done once (:class:`PredictorBase` shares nothing).
     """
 
     name: str
+    source: str  # whose moves its model reads ("their", "mine", "both"; "" if none)
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None: ...
 
     def reset(self) -> None: ...
 
@@ -124,12 +161,29 @@ def idle_in(half: str, mirrored: bool) -> bool:
     return half != "both" and half != ("mirrored" if mirrored else "direct")
 
 
-class WorksInOneHalf:
+class PredictorBase:
+    """The contract's defaults: works in both halves, offers nothing beyond ``update`` and
+    ``predict`` (a subclass declares more in ``OFFERS``), shares no work."""
+
+    OFFERS: ClassVar[Capabilities] = Capabilities()
+    half: str = "both"
+    source: str = ""
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """``OFFERS`` in this instance's halves."""
+        offers = self.OFFERS
+        return offers if offers.half == self.half else replace(offers, half=self.half)
+
+    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+        """Nothing to share: the ensemble offers every fresh half this, in update order."""
+
+
+class WorksInOneHalf(PredictorBase):
     """For a predictor that models one side only, so works in one half of the ensemble
     (``half``: "direct", "mirrored" or "both") and is silent, doing nothing, in the other.
     Its ``update`` returns ``None`` at once while ``_idle``, which ``reset`` clears."""
 
-    half: str
     _idle: bool
 
     def share(self, shared: dict[object, object], mirrored: bool) -> None:
@@ -137,11 +191,45 @@ class WorksInOneHalf:
         self._idle = idle_in(self.half, mirrored)
 
 
-def works_as(predictor: object, mirrored: bool) -> bool:
+def works_as(predictor: Predictor, mirrored: bool) -> bool:
     """Whether ``predictor`` has anything to say as a half that is ``mirrored``, once the
-    ensemble has offered it to share (a :class:`WorksInOneHalf` predictor idles in its other
-    half; every other predictor works in both). The ensemble updates working halves only."""
-    return not (isinstance(predictor, WorksInOneHalf) and idle_in(predictor.half, mirrored))
+    ensemble has offered it to share (one that works in one half only idles in the other).
+    The ensemble updates working halves only."""
+    return not idle_in(predictor.capabilities.half, mirrored)
+
+
+# what each capability needs the class to implement (see check_capabilities)
+IMPLEMENTS = {
+    "doubt": "doubt",
+    "exact": "exact",
+    "new_match": "new_match",
+    "tells_borrowing": "borrowing",
+}
+
+
+def check_capabilities(predictor: Predictor) -> Capabilities:
+    """``predictor``'s capabilities, checked against its class: every capability declared is
+    implemented, and (but for a wrapper carried over, which offers what it wraps) every one
+    implemented is declared; ``shares`` is declared exactly where ``share`` does more than
+    idle in one half. Raises ValueError naming the predictor and the mismatch."""
+    name = getattr(predictor, "name", type(predictor).__name__)
+    caps = getattr(predictor, "capabilities", None)
+    if not isinstance(caps, Capabilities):
+        raise ValueError(
+            f"predictor {name!r} declares no Capabilities (got {caps!r}): derive it from "
+            "PredictorBase and declare what it offers in OFFERS"
+        )
+    check_half(caps.half)
+    implemented = {flag: hasattr(predictor, attribute) for flag, attribute in IMPLEMENTS.items()}
+    share = getattr(type(predictor), "share", PredictorBase.share)
+    implemented["shares"] = share not in (PredictorBase.share, WorksInOneHalf.share)
+    for flag, offered in implemented.items():
+        declared = getattr(caps, flag)
+        if declared and not offered:
+            raise ValueError(f"predictor {name!r} declares {flag} but does not implement it")
+        if offered and not declared and not caps.carried:
+            raise ValueError(f"predictor {name!r} implements {flag} but does not declare it")
+    return caps
 
 
 class TieContexts:

@@ -12,10 +12,10 @@ by partial matching (Cleary & Witten 1984) blends orders in the same spirit.
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, check_positive, check_source
+from .base import SYMBOLS, PredictorBase, check_positive, check_source
 
 
-class BlendedContexts:
+class BlendedContexts(PredictorBase):
     """Predict the top move of the count-weighted sum of the continuation rows of orders
     1..``max_order`` of the current context (the first of R, P, S on ties)."""
 

@@ -5,7 +5,7 @@ starts it with counts, windows and a cycle position from every match before; a p
 that starts each match afresh meets counts it never saw, and an opponent counting what
 followed our last three moves has 27 rows of them, each a guess until its first reply (even
 an exact model of such a counter, told its order, memory and turn, mispredicts many of a
-second match's first rounds: docs/benchmarks.md). The same model run on everything since
+second match's first rounds: docs/experiments.md). The same model run on everything since
 the player started sees those counts being made. It is kept beside the fresh one, not
 instead of it: a different opponent in the next match makes the carried model wrong until
 the fresh scores say so (the ensemble's scores always start afresh, see
@@ -17,9 +17,10 @@ takes it over at the new match: a single match does no model's work twice.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..moves import Move
-from .base import SOURCES, Predictor, WorksInOneHalf, idle_in
+from .base import SOURCES, Capabilities, Predictor, WorksInOneHalf, idle_in
 
 
 class CarriedOver(WorksInOneHalf):
@@ -28,29 +29,40 @@ class CarriedOver(WorksInOneHalf):
     shares no work with other predictors (theirs starts afresh each match, its own does not).
     """
 
-    carried = True
     # rounds running this match in which the opponent played one turn of the prediction,
     # before it speaks (1 in 9 by chance; at 2, 1 in 3, models of the last fCC bot misled
     # the next one's opening, at 4 a model that fits waited a round longer: see
-    # docs/benchmarks.md); from then on it speaks all match, since a noisy opponent breaks
+    # docs/experiments.md); from then on it speaks all match, since a noisy opponent breaks
     # any run now and then, and the ensemble's scores judge what it says
     PROOF = 3
 
     def __init__(self, inner: Predictor) -> None:
-        if getattr(inner, "carried", False):
+        offers = inner.capabilities
+        if offers.carried:
             raise ValueError(f"predictor {inner.name!r} is carried over already")
         self._inner = inner
         self.name = f"carried-{inner.name}"
-        self.half = getattr(inner, "half", "both")
-        self.source: str = getattr(inner, "source", "")
+        self.half = offers.half
+        self.source = inner.source
         if self.source not in SOURCES:
             raise ValueError(
                 f"predictor {inner.name!r} names no source ({', '.join(SOURCES)}) to carry over"
             )
-        self.selectable = getattr(inner, "selectable", True)
-        self._doubts = callable(getattr(inner, "doubt", None))
-        self._exacts = callable(getattr(inner, "exact", None))
+        self._doubts = offers.doubt
+        self._exacts = offers.exact
         self.reset()
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What ``inner`` offers, carried over: it forgets at a new match what ``inner``
+        forgets, and its own ``share`` idles and lends nothing (see the class)."""
+        return replace(
+            self._inner.capabilities,
+            carried=True,
+            new_match=True,
+            shares=True,
+            tells_borrowing=False,
+        )
 
     def reset(self) -> None:
         self._inner.reset()
@@ -75,17 +87,16 @@ class CarriedOver(WorksInOneHalf):
             self._inner = twin
             self._twin = None
             self._said = twin.predict()
-            # what the twin can say, as read of ``inner`` when this model was built
-            self._doubts = callable(getattr(twin, "doubt", None))
-            self._exacts = callable(getattr(twin, "exact", None))
+            # what the twin can say: what ``inner`` could, of the same class
+            self._doubts = twin.capabilities.doubt
+            self._exacts = twin.capabilities.exact
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent: ``inner`` keeps everything it saw
         (but what its own ``new_match``, if it has one, forgets of the last opponent), and
         must prove itself again before it speaks (once, for the whole match)."""
-        forget = getattr(self._inner, "new_match", None)
-        if forget is not None:
-            forget()
+        if self._inner.capabilities.new_match:
+            self._inner.new_match()  # type: ignore[attr-defined]
         self._turn = -1  # the turn of ``inner``'s last prediction the opponent played
         self._run = 0  # rounds running this match in which the opponent played that turn
         self._proven = False  # whether such a run has reached PROOF this match
@@ -94,9 +105,7 @@ class CarriedOver(WorksInOneHalf):
         """Idle in the half ``inner`` does not work in; borrow nothing (see the class)."""
         self._idle = idle_in(self.half, mirrored)
         self._mirrored = mirrored
-        share = getattr(self._inner, "share", None)
-        if share is not None:
-            share({}, mirrored)
+        self._inner.share({}, mirrored)
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle or self._twin is not None:

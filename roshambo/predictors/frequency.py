@@ -11,10 +11,20 @@ from __future__ import annotations
 from collections import deque
 
 from ..moves import Move
-from .base import TIED, TieContexts, WorksInOneHalf, argmax3, check_half, check_positive, entry_code
+from .base import (
+    TIED,
+    Capabilities,
+    PredictorBase,
+    TieContexts,
+    WorksInOneHalf,
+    argmax3,
+    check_half,
+    check_positive,
+    entry_code,
+)
 
 
-class FrequencyCounter:
+class FrequencyCounter(PredictorBase):
     """Predict the opponent's most frequent move (first of R, P, S on ties).
 
     With ``least=True`` predict the least frequent one instead: the move an opponent that
@@ -86,6 +96,8 @@ class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
     beating our most frequent move, as Iocaine's P'.0 has it). Billings 1999, "freqbot".
     With ``half`` it works in one half only, silent in the other (:class:`.WorksInOneHalf`).
     """
+
+    OFFERS = Capabilities(shares=True, tells_borrowing=True)  # reads its half (see share)
 
     def __init__(
         self, window: int | None, least: bool = False, min_count: int = 1, half: str = "both"

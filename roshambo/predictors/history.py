@@ -21,16 +21,18 @@ In an ensemble the halves that would rebuild an index another half already keeps
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, check_positive, check_source, real_side
+from .base import SYMBOLS, Capabilities, PredictorBase, check_positive, check_source, real_side
 
 
-class HistoryMatcher:
+class HistoryMatcher(PredictorBase):
     """Predict what followed the longest earlier match of the recent context.
 
     ``window`` limits how far back a match may lie (the latest occurrence of the context
     must end within the last ``window`` rounds; an older context counts as never seen);
     ``None`` searches the whole match.
     """
+
+    OFFERS = Capabilities(shares=True)  # an identical index, borrowed (see share)
 
     def __init__(self, source: str = "both", max_len: int = 12, window: int | None = None) -> None:
         self.source = check_source(source)

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from ..moves import Move
 from .base import (
     SYMBOLS,
+    Capabilities,
+    PredictorBase,
     WorksInOneHalf,
     argmax3,
     check_half,
@@ -70,8 +72,10 @@ class ContinuationCounts:
         row[move] += amount
 
 
-class MarkovChain:
+class MarkovChain(PredictorBase):
     """Predict the continuation most often seen after the current context."""
+
+    OFFERS = Capabilities(shares=True)  # identical counts, borrowed (see share)
 
     def __init__(
         self,
@@ -192,6 +196,8 @@ class CalibratedMarkovChain(WorksInOneHalf):
     chain over a window keeps no replies: its hidden counts leave the window, so older
     replies bound offsets that no longer hold.
     """
+
+    OFFERS = Capabilities(doubt=True)
 
     SCALE = 3  # offsets 0..2 below one count can encode any order of ties
 

@@ -23,7 +23,7 @@ fast to follow an opponent that changes, so both sit at the short end of a doubl
 screened against the two modern bots (counts over 8, 16 or the whole match, scores over 16
 or 32), 8 and 16 named their moves most often, and against meta-players of other memories
 (5 to 40) half of their moves or more are still named, though ours are random
-(docs/benchmarks.md, tests). An arm scores +1 where its move would have beaten ours, -1
+(docs/experiments.md, tests). An arm scores +1 where its move would have beaten ours, -1
 where it would have lost. Ties go to the first agent (ours before theirs; frequencies, then
 each order's views, then the match) and the first rotation. A meta-player that uses only
 some of these agents is read less well: the model takes the best arm of all of them. A
@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 
 from ..moves import Move
-from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive, fold_weight
+from .base import RESCALE_AT, Capabilities, WorksInOneHalf, check_half, check_positive, fold_weight
 from .history import HistoryMatcher
 
 MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
@@ -50,6 +50,8 @@ class MetaOfAgents(WorksInOneHalf):
     score is below ``min_score`` wins running (decayed; and while it is not positive): a
     meta-player with nothing winning plays at random, and in the opening one arm of dozens
     leads by chance."""
+
+    OFFERS = Capabilities(shares=True)  # a history index, borrowed (see share)
 
     def __init__(
         self,

@@ -11,10 +11,10 @@ to bots that rotate (Billings' "rotatebot") or answer our last move by rule.
 from __future__ import annotations
 
 from ..moves import Move, outcome
-from .base import RESCALE_AT, argmax3, check_decay, check_source, fold_weight
+from .base import RESCALE_AT, PredictorBase, argmax3, check_decay, check_source, fold_weight
 
 
-class OutcomeRollTable:
+class OutcomeRollTable(PredictorBase):
     """Predict the opponent's move as reference + the roll most seen after this result."""
 
     def __init__(

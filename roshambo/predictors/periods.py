@@ -59,7 +59,7 @@ from __future__ import annotations
 from struct import unpack
 
 from ..moves import Move
-from .base import WorksInOneHalf, check_half, check_positive, check_source
+from .base import Capabilities, WorksInOneHalf, check_half, check_positive, check_source
 
 FIELD = 16  # bits a period's field takes: scores stay under 2 ** 15
 HIT = 1 << 10  # a hit's weight in the decayed score
@@ -86,6 +86,8 @@ class PeriodicMoves(WorksInOneHalf):
     speaks, the move p back speaks for the period with the longest run of exact repeats, once
     that run is ``min_run`` long, and nothing speaks otherwise.
     """
+
+    OFFERS = Capabilities(exact=True)
 
     def __init__(
         self,

@@ -5,16 +5,17 @@ from __future__ import annotations
 import random
 
 from ..moves import Move
+from .base import Capabilities, PredictorBase
 
 
-class RandomGuess:
+class RandomGuess(PredictorBase):
     """Predict a uniformly random move from an injected random source."""
 
     name = "random"
     # The meta-strategy never follows its strategies (so the ensemble does not score them):
     # a lucky streak of a coin is not evidence. Random play enters through the ensemble's
     # hedge instead.
-    selectable = False
+    OFFERS = Capabilities(selectable=False)
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self._rng = rng if rng is not None else random.Random()

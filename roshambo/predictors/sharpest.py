@@ -13,10 +13,10 @@ in the ensemble against the classic field).
 from __future__ import annotations
 
 from ..moves import Move
-from .base import RESCALE_AT, check_decay, fold_weight
+from .base import RESCALE_AT, PredictorBase, check_decay, fold_weight
 
 
-class SharpestContext:
+class SharpestContext(PredictorBase):
     """Predict the top move of the most extreme of four decayed continuation counts.
 
     Views are tried in the order (theirs, ours), theirs, ours, none; a later view replaces

@@ -66,6 +66,7 @@ from collections.abc import Callable, Sequence
 from ..moves import Move
 from .base import (
     TIED,
+    Capabilities,
     TieContexts,
     WorksInOneHalf,
     check_half,
@@ -109,6 +110,8 @@ class CountingWindows(WorksInOneHalf):
     ``tie_rules``: credit it where the window's best tie rules name the move beaten (one of
     the two).
     """
+
+    OFFERS = Capabilities(exact=True, new_match=True, shares=True, tells_borrowing=True)
 
     def __init__(
         self,
@@ -404,13 +407,13 @@ class CountingWindows(WorksInOneHalf):
         among its tied ones. A counter whose window and rule are among these is never named
         wrongly: its own field names its move before any other it ties. Against a random side, a
         window's forced moves are hit one time in three, and every window has missed within a
-        few rounds, when all start over: five tests running are rare (see docs/benchmarks.md).
+        few rounds, when all start over: five tests running are rare (see docs/experiments.md).
         But each start is another search, and another chance that some window fits by luck, so
         the tests count one less for each ninefold of them: after r starts since ``reset``,
         floor(log9(1 + r)) less. A side that models our moves (a copy of our engine) is fitted
         for five tests now and then, and beats the move we then follow outright; the base, nine,
         trades that against a switcher's next counter being followed outright later (see
-        docs/benchmarks.md)."""
+        docs/experiments.md)."""
         forced = self._forced
         return None if forced is None or self._idle else (forced, self._tests - self._handicap)
 

@@ -27,11 +27,10 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from .filebot_child import end_with_parent
 from .filebots import (
@@ -44,7 +43,9 @@ from .filebots import (
     is_file_spec,
     split_spec,
 )
+from .matches import Factory, Forfeit, MatchResult, MatchSpec, Player, Progress
 from .moves import Move, check_move
+from .runlog import RunHeader, RunLog
 
 ENGINE_NAME = "ai"
 CLASSIC_PREFIX = "classic:"
@@ -54,83 +55,6 @@ DEFAULT_THROWS = 1000
 # that results stream to the run log as they finish and memory stays flat.
 IN_FLIGHT_PER_WORKER = 4
 MIN_IN_FLIGHT = 64
-
-
-class Player(Protocol):
-    """The opponent protocol shared by the engine, the opponents and the classic adapter."""
-
-    name: str
-
-    def reset(self) -> None: ...
-
-    def move(self, their_last: Move | None) -> Move: ...
-
-
-Factory = Callable[[random.Random], Player]
-Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class Forfeit:
-    """Who lost a match by forfeit, in which round (1-based), and why.
-
-    ``cause`` is "error" (the bot raised), "illegal" (it answered something other than a
-    move) or "timeout" (it took longer than its per-move limit).
-    """
-
-    player: str
-    round: int
-    cause: str
-    error: str
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """One match of ``n`` throws, counted from ``player``'s point of view.
-
-    A forfeit counts the forfeiting side's round and every throw after it as lost: the
-    throws played before it stand, and wins + losses + ties is still ``n``.
-    """
-
-    player: str
-    opponent: str
-    wins: int
-    losses: int
-    ties: int
-    seed: int
-    n: int
-    rep: int = 0
-    forfeit: Forfeit | None = None
-
-    @property
-    def score(self) -> int:
-        """+1 per won throw, -1 per lost one."""
-        return self.wins - self.losses
-
-    @property
-    def decisive(self) -> int:
-        return self.wins + self.losses
-
-    @property
-    def win_rate(self) -> float:
-        """fCC win rate in percent: wins / decisive throws (0 when none was decisive)."""
-        return 100.0 * self.wins / self.decisive if self.decisive else 0.0
-
-    def flipped(self) -> MatchResult:
-        """The same match from the opponent's point of view."""
-        return replace(
-            self, player=self.opponent, opponent=self.player, wins=self.losses, losses=self.wins
-        )
-
-
-@dataclass(frozen=True)
-class MatchSpec:
-    """One scheduled match: who plays whom, which repetition, and its seed (drawn up front)."""
-
-    player: str
-    opponent: str
-    rep: int
-    seed: int
 
 
 @dataclass(frozen=True)
@@ -345,8 +269,6 @@ def tournament(
     results: list[MatchResult | None] = [None] * len(specs)
     log = None
     if out is not None:
-        from .runlog import RunHeader, RunLog
-
         header = RunHeader.of(
             seed=seed,
             n=n,

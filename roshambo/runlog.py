@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .arena import Factory, Forfeit, MatchResult
+from .matches import Factory, Forfeit, MatchResult
 
 FORMAT = 1
 

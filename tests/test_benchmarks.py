@@ -556,3 +556,19 @@ def test_the_scorecards_children_play_in_order_in_the_tree_they_are_given() -> N
     runs = [(["0", '["quincy"]'], {"PYTHONHASHSEED": "1000"})]
     [lost] = card.public_bots.run_children(card.REPO, card.FCC, runs, 1)
     assert 0 <= int(lost[0]) <= 20
+
+
+# --- the copy-attacker from outside ------------------------------------------------------------
+
+
+def test_the_outside_copy_attacker_runs_its_own_instance_of_the_entry_point() -> None:
+    """Two loads of RPS.py are two players, each with its own state (and its own engine
+    seed), and a match's score is ours over its games."""
+    outside = load_benchmark("outside_copy.py", "outside_copy")
+    first, second = outside.load_entry_point("a"), outside.load_entry_point("b")
+    assert first.player is not second.player
+    assert first.player.__defaults__[0] is not second.player.__defaults__[0]
+    assert first.player("") in "RPS" and len(first.player.__defaults__[0]) == 1
+    assert second.player.__defaults__[0] == []  # untouched by the first's match
+    score = outside.match(0, games=60)
+    assert isinstance(score, int) and -60 <= score <= 60

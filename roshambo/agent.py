@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .ensemble import Ensemble, EnsembleConfig
 from .moves import Move, check_move
@@ -101,7 +102,9 @@ class Agent:
             )
         return self.choose()
 
-    def instrument(self, wrap: Callable[[str, str, Callable], Callable]) -> None:
+    def instrument(
+        self, wrap: Callable[[str, str, Callable[..., Any]], Callable[..., Any]]
+    ) -> None:
         """For measurements: route this match's calls into the predictors through ``wrap``
         (see :meth:`Ensemble.instrument`)."""
         self._ensemble.instrument(wrap)

@@ -176,6 +176,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain, repeat
 from statistics import NormalDist
+from typing import Any
 
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
@@ -634,7 +635,9 @@ class Ensemble:
         says: see Capabilities.tells_borrowing)."""
         return predictor.capabilities.tells_borrowing and predictor.borrowing  # type: ignore[attr-defined]
 
-    def instrument(self, wrap: Callable[[str, str, Callable], Callable]) -> None:
+    def instrument(
+        self, wrap: Callable[[str, str, Callable[..., Any]], Callable[..., Any]]
+    ) -> None:
         """For measurements (``benchmarks/speed.py``): every call a round of this match makes
         into the predictors goes through ``wrap(half, call, function)`` instead, which returns
         what to call in its place; ``half`` names the working half (``P`` or ``P'``), ``call`` is

@@ -142,4 +142,5 @@ class CarriedOver(WorksInOneHalf):
         match's moves to prove it; None while following a twin or idle."""
         if self._idle or self._twin is not None:
             return None
-        return self._inner.exact()  # type: ignore[attr-defined]
+        exact: tuple[Move, int] | None = self._inner.exact()  # type: ignore[attr-defined]
+        return exact

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
+from typing import Any
 
 from ..moves import Move
 from .base import TurnCounts, WorksInOneHalf, check_half, check_positive
 
 SCORE_KEEP = 1.0 - 1.0 / 16  # a reply's weight in the pair scores fades by 1/16 a round
+# a context's row: [moves counted, per memory a list of counts and leader, order less one]
+Row = list[Any]
 HORIZON = 1000  # the match length an order's memories are chosen for (see order_memories)
 EXPECTED = itemgetter(4)  # a memory's expectation, as the turn-count cell 3 pair + move
 
@@ -97,8 +100,8 @@ class DecayedContexts(WorksInOneHalf):
         # row: [moves counted so far, per memory a list (the three decayed counts, kept scaled,
         # see update; the most counted move, R where none is yet, as a tie says; and it as the
         # pair's turn-count cell 3 pair + move), the order less one]
-        self._row_sets: dict[int, tuple[tuple[list, ...], tuple[list, ...]]] = {}
-        self._current: tuple[list, ...] = ()  # the rows of the current contexts, counted next round
+        self._row_sets: dict[int, tuple[tuple[Row, ...], tuple[list[Any], ...]]] = {}
+        self._current: tuple[Row, ...] = ()  # the rows of the current contexts, counted next round
         # per pair: their move x it expects, as 3 pair + x, for the pairs of the orders reached
         # so far (the lower orders' first)
         self._expected: list[int] = []
@@ -169,7 +172,7 @@ class DecayedContexts(WorksInOneHalf):
         self._prediction = prediction
         return prediction
 
-    def _rows_of(self, context: int) -> tuple[tuple[list, ...], tuple[list, ...]]:
+    def _rows_of(self, context: int) -> tuple[tuple[Row, ...], tuple[list[Any], ...]]:
         """The rows of every order's context (the lowest first) that ends ``context``, and
         their memories in pair order: those of the context one order shorter (built the same
         way, where new), then the context's own row, made here."""

@@ -33,6 +33,7 @@ round costs one pass over the agents, however long the match.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..moves import Move
 from .base import RESCALE_AT, Capabilities, WorksInOneHalf, check_half, check_positive, fold_weight
@@ -121,12 +122,14 @@ class MetaOfAgents(WorksInOneHalf):
         # next move as the arm 3 a + x (cells 9, 10: None until counted), and their first
         # arms 3 a (11, 12). A key is the context's digits (1-based, so orders never collide)
         # times 4 plus the view.
-        self._rows: dict[int, list] = {}
+        self._rows: dict[int, list[Any]] = {}
         # the last max_order pairs, which name every view's contexts: its rows, every order's
         # views (the lower orders' first), looked up once per pair context ever seen
         self._context = 0
-        self._row_sets: dict[int, tuple[list, ...]] = {}
-        self._current: tuple[list, ...] = ()  # the rows of the current contexts, learnt next round
+        self._row_sets: dict[int, tuple[list[Any], ...]] = {}
+        self._current: tuple[
+            list[Any], ...
+        ] = ()  # the rows of the current contexts, learnt next round
         # _powers[n]: keep ** -n for the counts, grown as the rows' recurrences reach n (below
         # _limit): a match of a thousand moves needs a few hundred of the thousand or more
         self._powers = [1.0]
@@ -295,7 +298,7 @@ class MetaOfAgents(WorksInOneHalf):
             others[3],
         ]
 
-    def _rows_of(self, pairs: int) -> tuple[list, ...]:
+    def _rows_of(self, pairs: int) -> tuple[list[Any], ...]:
         """The rows of every order's contexts, their views (theirs, ours, pairs) in turn, that
         end the pair context ``pairs``: the rows made where new."""
         their = mine = 0

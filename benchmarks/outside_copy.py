@@ -26,9 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from roshambo import options  # noqa: E402
-
-BEATS = {"R": "P", "P": "S", "S": "R"}
-WINS = {("P", "R"), ("S", "P"), ("R", "S")}
+from roshambo.moves import LETTERS, beats, outcome  # noqa: E402
 
 
 def load_entry_point(tag: str) -> ModuleType:
@@ -46,11 +44,11 @@ def match(number: int, games: int = 1000) -> int:
     theirs_last = ""
     score = 0
     for _ in range(games):
-        expected = copy.player(theirs_last)  # what the copy, shown what we are, plays
-        mine = ours.player(theirs_last)
-        theirs = BEATS[expected]
-        score += ((mine, theirs) in WINS) - ((theirs, mine) in WINS)
-        theirs_last = theirs
+        expected = LETTERS.index(copy.player(theirs_last))  # the copy, shown what we are
+        mine = LETTERS.index(ours.player(theirs_last))
+        theirs = beats(expected)
+        score += outcome(mine, theirs)
+        theirs_last = LETTERS[theirs]
     return score
 
 

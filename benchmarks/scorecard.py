@@ -22,8 +22,8 @@ result minus the reference's, match by match, with the standard error over the p
 A line is ``LOSS`` when the candidate is worse by more than two standard errors, ``gain``
 when better by more; keep an engine change only with no LOSS and a gain somewhere. The
 default size takes about 7 minutes on 2 cores with the 21 public bots (docs/benchmarks.md);
-``--scale`` multiplies every count. REF must have ``roshambo.arena.play_match`` and ``resolve`` (any ref since the
-arena).
+``--scale`` multiplies every count. REF must have ``roshambo.arena.play_match`` and
+``resolve`` (any ref since the arena).
 """
 
 from __future__ import annotations

@@ -178,6 +178,7 @@ from itertools import chain, repeat
 from statistics import NormalDist
 from typing import Any
 
+from .kernel import PackedFields
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
 from .predictors.base import check_capabilities, check_decay, real_side, works_as
@@ -207,42 +208,15 @@ def _hopeless(alpha: float, beta: float, bar: float, z: float) -> bool:
     return z > 0.0 and gap > 0.0 and gap * gap * n * n * (n + 1.0) > z * z * alpha * beta
 
 
-FIELD = 7  # bytes per packed score field (56 bits: the keys need 50, see Ensemble)
+FIELD_BITS = 56  # a strategy's packed field (the keys need 50 bits, see Ensemble)
+# a run of fields, for the tables below: each half's part is three fields, looked up by what
+# it expected and concatenated into the packed scores in one pass (see _gather)
+SEGMENTS = PackedFields(FIELD_BITS, 3)
+GUARD = SEGMENTS.guard_bit  # packed fields stay below their top bit
 
 
 def _packed(*fields: int) -> bytes:
-    return b"".join(field.to_bytes(FIELD, "little") for field in fields)
-
-
-GUARD = 8 * FIELD - 1  # the top bit of a field: packed fields must stay below it
-
-
-def _halvings(fields: int) -> tuple[tuple[int, int, int], ...]:
-    """The rounds of a knockout over ``fields`` packed fields, for :func:`_largest`: each
-    pits the upper half of the remaining fields against the lower half, field by field."""
-    rounds = []
-    while fields > 1:
-        low = (fields + 1) // 2  # the lower half; the upper one has ``fields - low`` fields
-        guards = int.from_bytes(_packed(*([1] * low)), "little") << GUARD
-        rounds.append((8 * FIELD * low, (1 << 8 * FIELD * low) - 1, guards))
-        fields = low
-    return tuple(rounds)
-
-
-def _largest(packed: int, rounds: tuple[tuple[int, int, int], ...]) -> int:
-    """The largest field of ``packed`` (every field below ``1 << GUARD``), found without
-    unpacking. Per round, ``upper - lower`` with each field's guard bit set cannot borrow
-    from the next field; the guard bit survives exactly where the upper field is at least
-    the lower, and there the bits below it are the difference, which added to the lower
-    field makes it the larger one. Each round halves the fields, so the work is a few
-    big-integer operations over ever shorter integers."""
-    for bits, low, guards in rounds:
-        upper = packed >> bits
-        packed &= low
-        difference = (upper | guards) - packed
-        wins = difference & guards  # the guard bit where the upper field is at least the lower
-        packed += difference & (wins - (wins >> GUARD))
-    return packed
+    return SEGMENTS.segment(fields)
 
 
 Parts = tuple[Callable[[Move | None], bytes], Callable[[Move | None], bytes]]
@@ -262,11 +236,8 @@ def _gather(parts: Parts, direct: list[Move | None], mirrored: list[Move | None]
     """One packed integer of every half's part: the working direct halves', the working
     mirrored ones', then ``idle`` silent halves' parts."""
     of_direct, of_mirrored = parts
-    return int.from_bytes(
-        b"".join(
-            chain(map(of_direct, direct), map(of_mirrored, mirrored), repeat(of_direct(None), idle))
-        ),
-        "little",
+    return SEGMENTS.joined(
+        chain(map(of_direct, direct), map(of_mirrored, mirrored), repeat(of_direct(None), idle))
     )
 
 
@@ -274,7 +245,7 @@ def _gather(parts: Parts, direct: list[Move | None], mirrored: list[Move | None]
 # the half's expected move: k = d wins (+1), k = d + 1 loses (-1), k = d + 2 ties (0).
 PATTERN = tuple(_packed(*((2, 0, 1)[(k - d) % 3] for k in range(3))) for d in range(3))
 SILENT = _packed(1, 1, 1)  # a half without a prediction earns 0 with all three
-FIELD_ONES = (1 << 8 * FIELD) - 1  # a field of all ones
+FIELD_ONES = SEGMENTS.mask  # a field of all ones
 STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds
 # ACCURACY[d]: per strategy k = 0, 1, 2 of a half, 3 when the opponent played e + d (the move
 # strategy k expects when k = d), else 0; a silent half adds 1 to all three. A field then
@@ -473,10 +444,10 @@ class Ensemble:
         )
         # the fields of selectable strategies: only they are scored (the others' keys stay 0,
         # so they are never compared, and a knockout needs no mask)
-        self._selectable = sum(
-            FIELD_ONES << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies
+        board = self._board = PackedFields(FIELD_BITS, len(fields))
+        self._selectable = board.pack(
+            board.mask if field in fields[:strategies] else 0 for field in range(board.count)
         )
-        self._rounds_of_max = _halvings(len(fields))
         # Occam's head start: naive strategies (k = 0) begin with a small credit, so early
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
@@ -500,24 +471,21 @@ class Ensemble:
             raise ValueError(
                 f"invalid windows {self.config.windows!r}: the longest is too long to pack"
             )
-        self._positions = sum(
-            (strategies - 1 - s) << 8 * FIELD * f for s, f in enumerate(fields) if s < strategies
-        )
+        positions = [0] * board.count
+        for s, f in enumerate(fields[:strategies]):
+            positions[f] = strategies - 1 - s
+        self._positions = board.pack(positions)
         # scores are kept where a key holds them, shifted up past the key's lower parts, so
         # that a window's keys are one subtraction away (see choose_move)
         self._key_shift = self._shift + STREAK_BITS + self._index_bits
-        self._prior = (
-            int.from_bytes(_packed(*credits), "little") & self._selectable
-        ) << self._key_shift
-        self._field_bits = tuple(8 * FIELD * f for f in fields)  # where strategy s's field starts
+        self._prior = (board.pack(credits) & self._selectable) << self._key_shift
+        self._field_of = tuple(fields)  # strategy s's field
         self._strategies = strategies
         # patterns[theirs]: the packed rewards of every half, by what it expected; likewise
         # its accuracy parts
         self._patterns = self._by_their_move(PATTERN)
         self._accuracy_patterns = self._by_their_move(ACCURACY)
-        self._ones = int.from_bytes(_packed(*([1] * len(fields))), "little")
-        self._streak_step = self._ones << self._index_bits  # one more round of every streak
-        self._guards = self._ones << GUARD
+        self._streak_step = board.ones << self._index_bits  # one more round of every streak
         self.reset()
 
     @staticmethod
@@ -747,7 +715,7 @@ class Ensemble:
         if self._rounds % (1 << (STREAK_BITS - 1)) == 0:
             self._streaks = 0  # keep every streak below 2 ** STREAK_BITS
         # a strategy won where its field holds 2 (bit 1): all ones there, zeros elsewhere
-        won = ((rewards >> 1) & self._ones) * FIELD_ONES
+        won = self._board.filled(self._board.bit_flags(rewards, 1))
         self._streaks = (self._streaks + self._streak_step) & won
         self._ring[self._rounds % self._span] = self._total
         meta_decay = self.config.meta_decay
@@ -824,31 +792,29 @@ class Ensemble:
         # the keys of a window as long as the match: a window's keys lack its older rounds
         whole = total + tiebreak
         selectable = self._selectable
-        knockout = self._rounds_of_max
+        board = self._board
         last = self._strategies - 1
         index_mask = (1 << index_bits) - 1
         speaking = 0  # fields of all ones where the strategy speaks, gathered if needed
         records = STREAK_BITS + index_bits  # a key shifted by this: the two scores
         winners = self._winners
-        ones = self._ones
-        guards = self._guards
         for a, window in enumerate(self.config.windows):
             keys = whole if window >= rounds else whole - ring[(rounds - window) % span]
             # the last winner usually still leads: check it against every field at once (the
             # guard bit survives where it is at least the field), before a whole knockout
             winner = winners[a]
-            top = (keys >> winner) & FIELD_ONES if winner >= 0 else -1
-            if top < 0 or (((top * ones) | guards) - keys) & guards != guards:
-                top = _largest(keys, knockout)
+            top = board.field(keys, winner) if winner >= 0 else -1
+            if top < 0 or not board.leads(top, keys):
+                top = board.largest(keys)
             best = last - (top & index_mask)
-            winners[a] = self._field_bits[best]
+            winners[a] = self._field_of[best]
             e = expects(best)
             if e == NO_MOVE:  # a silent winner: the best speaking key, if level or clearly winning
                 if not speaking:
                     speaking = (
                         _gather(SPEAKING, self._direct, self._mirrored, self._idle) & selectable
                     )
-                rival = _largest(keys & speaking, knockout)
+                rival = board.largest(keys & speaking)
                 if rival:
                     strategy = last - (rival & index_mask)
                     if rival >> records == top >> records or self._beats_chance(
@@ -969,8 +935,8 @@ class Ensemble:
         if found is not None and self._meta_moves[window] != NO_MOVE:
             best = self._meta_best[window]
             followed = best - best % 3 + (best % 3 + rotation) % 3  # the strategy we would play
-            shift = self._field_bits[followed] + self._index_bits
-            if (self._streaks >> shift) & ((1 << STREAK_BITS) - 1) >= most:
+            streak = self._board.field(self._streaks, self._field_of[followed]) >> self._index_bits
+            if streak >= most:
                 return None
         return found
 
@@ -986,13 +952,13 @@ class Ensemble:
         """Whether a rival expectation that would beat ``move`` is close enough to the one
         it answers, and clearly ahead of the third, to play the tie-or-win move instead."""
         accuracy = self._accuracy & self._selectable
-        knockout = self._rounds_of_max
+        board = self._board
         direct = self._direct
         mirrored = self._mirrored
         # best record among the strategies expecting each move (twice the accuracy, plus
         # the same offset for all; 0 if no strategy expects it)
         best = [
-            _largest(accuracy & _gather(BELIEVERS[b], direct, mirrored, self._idle), knockout)
+            board.largest(accuracy & _gather(BELIEVERS[b], direct, mirrored, self._idle))
             for b in range(3)
         ]
         config = self.config

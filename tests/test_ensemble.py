@@ -17,19 +17,13 @@ from fractions import Fraction
 from statistics import NormalDist
 
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 from roshambo.ensemble import (
-    FIELD,
-    GUARD,
     SURE,
     Choice,
     Ensemble,
     EnsembleConfig,
-    _halvings,
     _hopeless,
-    _largest,
     _sure,
 )
 from roshambo.moves import PAPER, ROCK, Move, outcome
@@ -970,15 +964,6 @@ def test_share_is_offered_to_every_half_in_the_order_of_the_updates() -> None:
     log.clear()
     ensemble.observe(ensemble.choose_move(), 0)
     assert [half for _, half, _ in log] == [half for half, _ in offered]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=(1 << GUARD) - 1), min_size=1, max_size=200))
-@example([0, (1 << GUARD) - 1, 0])
-@example([(1 << GUARD) - 1, 0, (1 << GUARD) - 2, (1 << GUARD) - 1, 5])
-def test_the_packed_knockout_finds_the_largest_field(fields: list[int]) -> None:
-    packed = int.from_bytes(b"".join(f.to_bytes(FIELD, "little") for f in fields), "little")
-    assert _largest(packed, _halvings(len(fields))) == max(fields)
 
 
 def beta_tail(a: int, b: int, bar: Fraction | float) -> Fraction | float:

@@ -4,8 +4,8 @@ A cycle of length p is predicted by history matching once its context has recurr
 few random moves among the cycle's break the contexts, and matching starts over. This
 predictor reads the cycle by its period instead: for every p from 1 to ``max_period`` it
 keeps a decayed score of how often a move equalled the move p rounds before (all periods at
-once, in packed fields, as :mod:`.windows` does for counting windows), follows the best
-period, and predicts the majority of the moves one to eleven periods back, so that up to
+once, in the packed fields of :mod:`roshambo.kernel`, as :mod:`.windows` does for counting
+windows), follows the best period, and predicts the majority of the moves one to eleven periods back, so that up to
 five random moves among them do not mislead it (with a fifth of a cycle's moves random, the
 majority of three periods back is wrong about one time in twenty-five, of seven one in 300,
 of eleven one in 4,000), unless the latest four agree: a cycle that changes but keeps its
@@ -56,8 +56,7 @@ is back to its runs and its vote.
 
 from __future__ import annotations
 
-from struct import unpack
-
+from ..kernel import PackedFields
 from ..moves import Move
 from .base import Capabilities, WorksInOneHalf, check_half, check_positive, check_source
 
@@ -129,25 +128,20 @@ class PeriodicMoves(WorksInOneHalf):
         self.half = check_half(half)
         n = self.max_period
         self._window = LOOKBACK * n  # moves remembered, for the vote
-        self._ones = sum(1 << (FIELD * j) for j in range(n))
+        self._periods = periods = PackedFields(FIELD, n)  # a field per period
         # the three moves' records of the last n moves side by side, n fields each (see reset)
-        span = FIELD * n
-        self._record = (1 << span) - 1
-        self._shifts = (0, span, 2 * span)
-        self._marks = tuple(1 << shift for shift in self._shifts)  # the latest move, in its record
+        self._records = records = PackedFields(FIELD, 3 * n)
+        self._marks = tuple(records.placed(1, n * m) for m in range(3))  # the latest move
         # after a shift, each record's fields but its first (which holds the last of the one below)
-        self._kept = sum((self._record ^ 0xFFFF) << shift for shift in self._shifts)
-        self._low = self._ones * ((1 << (FIELD - DECAY_SHIFT)) - 1)
-        self._halve = self._ones * ((1 << (FIELD - 1)) - 1)  # a field's bits below its top
-        self._run_limits = self._ones << RUN_LIMIT
-        # a run field plus this sets the field's top bit exactly when the run is min_run long
-        self._run_bias = self._ones * ((1 << (FIELD - 1)) - self.min_run)
-        self._tops = self._ones << (FIELD - 1)  # every field's top bit
+        self._kept = records.full ^ records.pack(
+            [periods.mask if j % n == 0 else 0 for j in range(3 * n)]
+        )
+        self._run_limits = periods.ones << RUN_LIMIT
+        # a run field plus this sets the field's guard bit exactly when the run is min_run long
+        self._run_bias = periods.spread(periods.limit - self.min_run)
         self._threshold = int((HIT << DECAY_SHIFT) * self.min_rate)
         self._hold = int((HIT << DECAY_SHIFT) * self.hold_rate)
         self._chance = (HIT << DECAY_SHIFT) // 3
-        self._format = f"<{n}H"  # a packed int's fields, read by struct.unpack
-        self._bytes = 2 * n  # and its length in bytes
         self.reset()
 
     def reset(self) -> None:
@@ -180,15 +174,14 @@ class PeriodicMoves(WorksInOneHalf):
         if self._voting:
             vote_score += HIT * (move == self._prediction) - (vote_score >> DECAY_SHIFT)
             self._vote_score = vote_score
-        recent = self._recent
-        hits = (recent >> self._shifts[move]) & self._record
-        self._recent = ((recent << FIELD) & self._kept) | self._marks[move]
-        score = self._score
-        score = score - ((score >> DECAY_SHIFT) & self._low) + hits * HIT
+        recent, periods = self._recent, self._periods
+        hits = self._records.section(recent, self.max_period * move, self.max_period)
+        self._recent = (self._records.shifted(recent, 1) & self._kept) | self._marks[move]
+        score = periods.decayed(self._score, DECAY_SHIFT) + hits * HIT
         # one longer where the move repeated the one p back, zero where it did not
-        runs = (self._runs + hits) & (hits * 0xFFFF)
+        runs = (self._runs + hits) & periods.filled(hits)
         if runs & self._run_limits:
-            runs = (runs >> 1) & self._halve
+            runs = periods.halved(runs)
         self._runs = runs
         checkable = self._checkable
         if checkable != self._broken:  # some period has held since the start
@@ -198,11 +191,11 @@ class PeriodicMoves(WorksInOneHalf):
         # a period that hits stays ahead of the rest; while none is good enough to speak, look
         # for a better one every fourth round only (a random side would have us look always);
         # another takes the lead only by a margin
-        if not (hits >> (FIELD * best)) & 1:
-            best_score = (score >> (FIELD * best)) & 0xFFFF
+        if not periods.field(hits, best):
+            best_score = periods.field(score, best)
             if seen % 4 == 0 or best_score >= self._threshold:
-                lead = self._largest(score)
-                if (score >> (FIELD * lead)) & 0xFFFF >= best_score + LEAD:
+                lead = periods.argmax(score)
+                if periods.field(score, lead) >= best_score + LEAD:
                     self._best = best = lead
         window = self._window
         at = self._at - 1 if self._at else window - 1
@@ -211,8 +204,8 @@ class PeriodicMoves(WorksInOneHalf):
         moves[at] = moves[at + window] = move
         self._seen = seen = seen + 1
         if seen <= self.max_period:
-            self._checkable = checkable | 1 << (FIELD * (seen - 1))
-            score |= self._chance << (FIELD * (seen - 1))
+            self._checkable = checkable | periods.placed(1, seen - 1)
+            score |= periods.placed(self._chance, seen - 1)
         self._score = score
         # the prediction: the shortest period held since the start (it outranks the vote: they
         # agree on a cycle), else the vote, else the longest run, else nothing
@@ -220,7 +213,7 @@ class PeriodicMoves(WorksInOneHalf):
             self._voting = False
             self._prediction = self._back(self._shortest_exact())
             return self._prediction
-        rate = (score >> (FIELD * best)) & 0xFFFF
+        rate = periods.field(score, best)
         if self._voting:
             speaks = rate >= self._hold or vote_score >= self._hold
         else:
@@ -243,16 +236,11 @@ class PeriodicMoves(WorksInOneHalf):
             self._prediction = prediction = first if votes[first] == top else votes.index(top)
             return prediction
         self._voting = False
-        if (runs + self._run_bias) & self._tops:  # some run is min_run long
-            self._prediction = self._back(self._largest(runs) + 1)
+        if (runs + self._run_bias) & periods.guards:  # some run is min_run long
+            self._prediction = self._back(periods.argmax(runs) + 1)
         else:
             self._prediction = None
         return self._prediction
-
-    def _largest(self, packed: int) -> int:
-        """Which field of ``packed`` (one per period) is the largest, the first among equals."""
-        fields = unpack(self._format, packed.to_bytes(self._bytes, "little"))
-        return fields.index(max(fields))
 
     def _back(self, rounds: int) -> Move:
         """The side's move ``rounds`` rounds back, as of the round to come."""
@@ -274,5 +262,4 @@ class PeriodicMoves(WorksInOneHalf):
 
     def _shortest_exact(self) -> int:
         """The shortest period every move has repeated since the start (0: none has)."""
-        exact = self._exact
-        return ((exact & -exact).bit_length() - 1) // FIELD + 1 if exact else 0
+        return self._periods.first_set(self._exact) + 1

@@ -54,15 +54,14 @@ whole match), and a counter that takes over from another opponent (a switcher's 
 member) is named as soon as the windows that fitted the one before have missed, after a
 test more for each ninefold of such starts (each is another chance of a fit by luck).
 Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
-open; packed fields as in the ensemble's scores.
+open; packed fields of :mod:`roshambo.kernel`, as the ensemble's scores are.
 """
 
 from __future__ import annotations
 
-import sys
-from array import array
 from collections.abc import Callable, Sequence
 
+from ..kernel import PackedFields
 from ..moves import Move
 from .base import (
     TIED,
@@ -153,29 +152,22 @@ class CountingWindows(WorksInOneHalf):
         self._mine = source == "mine"
         self.half = check_half(half)
         self._fields = fields = self.max_window + 1  # the windows, then the whole match
-        self._ones = sum(1 << (FIELD * j) for j in range(fields))
-        self._guard = self._ones << GUARD_BIT
-        self._whole_shift = FIELD * self.max_window  # where the whole match's field starts
-        self._windows = (1 << self._whole_shift) - 1  # the windows' fields, not the whole's
+        # a field per window (counts, entries: ``_per_window``), and per window and target
+        # (MOST's fields, then LEAST's: records, scores, hits, tie rules: ``_per_target``)
+        self._per_window = per_window = PackedFields(FIELD, fields)
+        self._per_target = per_target = PackedFields(FIELD, 2 * fields)
+        self._ones = per_window.ones
+        self._guard = per_window.guards
+        self._windows = per_window.full ^ per_window.placed(per_window.mask, self.max_window)
         self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
         self._window_ones = self._ones & self._windows  # one in every window's field
-        self._whole_bit = 1 << self._whole_shift  # one in the whole match's field
-        self._window_fields = (1 << self._least_shift) - 1  # MOST's fields, a record's or a bit's
-        self._both_ones = (
-            self._ones << self._least_shift | self._ones
-        )  # a field per window and target
-        self._both_guard = self._both_ones << GUARD_BIT
-        self._low = self._both_ones * (
-            (1 << (FIELD - DECAY_SHIFT)) - 1
-        )  # the bits a decay shift keeps
-        self._field_masks = tuple(
-            0xFFFF << (FIELD * j) for j in range(2 * fields)
-        )  # per field and target
-        self._rule_overflow = self._both_ones << RULE_BITS  # the bit above RULE_CAP in every field
+        self._whole_bit = per_window.placed(1, self.max_window)  # one in the whole match's field
+        self._window_fields = per_window.full  # MOST's fields, a record's or a bit's
+        self._both_ones = per_target.ones  # a field per window and target
         # per k, the windows' fields that do not count a move last played k + 1 moves ago (the
         # first k; see _track_entries); and per field and target, those that do not (do)
-        self._fresh = tuple(self._window_ones & ((1 << (FIELD * k)) - 1) for k in range(fields))
-        self._uncounted_at = tuple(fresh << self._least_shift | fresh for fresh in self._fresh)
+        self._fresh = tuple(per_window.section(self._window_ones, 0, k) for k in range(fields))
+        self._uncounted_at = tuple(self._both_kinds(fresh, fresh) for fresh in self._fresh)
         self._counted_at = tuple(self._both_ones ^ uncounted for uncounted in self._uncounted_at)
         full_score = HIT << DECAY_SHIFT
         self._threshold = int(full_score * (1 - (1 - 2**-DECAY_SHIFT) ** min_score)) - 1
@@ -292,14 +284,16 @@ class CountingWindows(WorksInOneHalf):
                 over_a, over_b = at_least[3 * target + their_move], at_least[3 * target + other]
                 under_a, under_b = at_least[3 * their_move + target], at_least[3 * other + target]
                 # the fields hit, a bit per window and target (MOST's, then LEAST's)
-                shift = self._least_shift
-                hits = (under_a & under_b) << (shift - GUARD_BIT) | (over_a & over_b) >> GUARD_BIT
+                per_window = self._per_window
+                hits = self._both_kinds(
+                    per_window.low_flags(over_a & over_b), per_window.low_flags(under_a & under_b)
+                )
                 tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
                 misread = self._read_rules(hits, tied_a, tied_b, target) if self._reads_rules else 0
                 if self._lent:
                     self._compared = (hits, tied_a, tied_b, misread)
                 scores = self._scores
-                scores[0] = scores[0] - ((scores[0] >> DECAY_SHIFT) & self._low) + hits * HIT
+                scores[0] = self._per_target.decayed(scores[0], DECAY_SHIFT) + hits * HIT
                 if their_move == self._forced:
                     self._tests += 1
                 elif self._forced is not None:
@@ -307,12 +301,13 @@ class CountingWindows(WorksInOneHalf):
                 self._consistent = consistent = self._consistent & hits
                 # where the beaten move tied with another in a consistent field, a rule naming
                 # that one first is out (the others' rules start over with them)
-                live = (consistent | consistent >> shift) & self._window_fields
-                tie_a, tie_b = (tied_a >> GUARD_BIT) & live, (tied_b >> GUARD_BIT) & live
+                live = self._either_kind(consistent)
+                tie_a = per_window.low_flags(tied_a) & live
+                tie_b = per_window.low_flags(tied_b) & live
                 # (each rule's fields cleared as f ^ (f & out), without a negative; the verdicts
                 # looked at only where a rule that needs them still fits)
                 if tie_a:  # pair target (the beaten move, then theirs): theirs first is out
-                    tie_a |= tie_a << shift
+                    tie_a = self._both_kinds(tie_a, tie_a)
                     fits = self._fits[target]
                     fits[NEXT_FIRST] ^= fits[NEXT_FIRST] & tie_a
                     entered_fit, last_fit = fits[ENTERED_FIRST] & tie_a, fits[SEEN_LAST] & tie_a
@@ -321,7 +316,7 @@ class CountingWindows(WorksInOneHalf):
                         fits[ENTERED_FIRST] ^= entered_fit ^ (entered_fit & entered)
                         fits[SEEN_LAST] ^= last_fit ^ (last_fit & last)
                 if tie_b:  # pair other (the move after theirs, then the beaten): other first out
-                    tie_b |= tie_b << shift
+                    tie_b = self._both_kinds(tie_b, tie_b)
                     fits = self._fits[other]
                     fits[I_FIRST] ^= fits[I_FIRST] & tie_b
                     entered_fit, last_fit = fits[ENTERED_FIRST] & tie_b, fits[SEEN_LAST] & tie_b
@@ -349,7 +344,7 @@ class CountingWindows(WorksInOneHalf):
                 hits, tied_a, tied_b, misread = owner._compared
             if self._decayed_choice:
                 kind, window = self._best
-                if not (hits >> (FIELD * (kind * self._fields + window))) & 1:
+                if not self._per_target.field(hits, kind * self._fields + window):
                     self._best = self._rescan()  # a window that hits stays ahead of every other
             elif self.tie_rules:
                 self._best = self._follow(FULL * (hits ^ misread))
@@ -358,12 +353,14 @@ class CountingWindows(WorksInOneHalf):
                 # or 2), so that a random move earns 2 in expectation whatever the window's
                 # counts: a window whose counts all tie would otherwise hit every round;
                 # 6 - 3 (some tie) - 1 (both tie), per window, masked to the fields hit
+                per_window = self._per_window
                 credit = (
-                    self._ones * FULL
-                    - 3 * ((tied_a | tied_b) >> GUARD_BIT)
-                    - ((tied_a & tied_b) >> GUARD_BIT)
+                    per_window.spread(FULL)
+                    - 3 * per_window.low_flags(tied_a | tied_b)
+                    - per_window.low_flags(tied_a & tied_b)
                 )
-                self._best = self._follow((credit << self._least_shift | credit) & hits * 7)
+                credits = self._both_kinds(credit, credit)
+                self._best = self._follow(credits & self._per_target.filled(hits))
             else:
                 self._best = self._follow(FULL * hits)
             self._ties.learn(target)
@@ -376,10 +373,12 @@ class CountingWindows(WorksInOneHalf):
             whole[move] += 1
             if self._first[move] is None:
                 self._first[move] = self._seen
-            fewest, at = min(whole), self._whole_shift
-            counts[0] = (counts[0] << FIELD) & windows | min(whole[0] - fewest, WHOLE_CAP) << at
-            counts[1] = (counts[1] << FIELD) & windows | min(whole[1] - fewest, WHOLE_CAP) << at
-            counts[2] = (counts[2] << FIELD) & windows | min(whole[2] - fewest, WHOLE_CAP) << at
+            fewest = min(whole)
+            up, at = self._per_window.shifted, self.max_window
+            place = self._per_window.placed
+            counts[0] = up(counts[0], 1) & windows | place(min(whole[0] - fewest, WHOLE_CAP), at)
+            counts[1] = up(counts[1], 1) & windows | place(min(whole[1] - fewest, WHOLE_CAP), at)
+            counts[2] = up(counts[2], 1) & windows | place(min(whole[2] - fewest, WHOLE_CAP), at)
             counts[move] += self._window_ones
             positions = self._positions[move]
             positions.append(self._seen)
@@ -425,19 +424,18 @@ class CountingWindows(WorksInOneHalf):
         still fitting each pair of its tied moves names first; a pair that no rule fits names
         neither (a tie rule of another kind, or a window hit by chance where any of the tied
         moves would do)."""
-        consistent, shift, guard = self._consistent, self._least_shift, self._guard
-        # per pair of moves x, y (at 3x + y): the fields where x's count is at least y's, by
-        # the guard bit, which survives x - y iff x >= y (the next round's scoring reads them)
+        consistent, guard = self._consistent, self._guard
+        per_window = self._per_window
+        at_least, low_flags = per_window.at_least, per_window.low_flags
+        # per pair of moves x, y (at 3x + y): guard flags where x's count is at least y's
+        # (the next round's scoring reads them)
         c0, c1, c2 = self._counts
-        g0, g1, g2 = c0 | guard, c1 | guard, c2 | guard
-        ge01, ge02, ge10 = (g0 - c1) & guard, (g0 - c2) & guard, (g1 - c0) & guard
-        ge12, ge20, ge21 = (g1 - c2) & guard, (g2 - c0) & guard, (g2 - c1) & guard
+        ge01, ge02, ge10 = at_least(c0, c1), at_least(c0, c2), at_least(c1, c0)
+        ge12, ge20, ge21 = at_least(c1, c2), at_least(c2, c0), at_least(c2, c1)
         self._at_least = (guard, ge01, ge02, ge10, guard, ge12, ge20, ge21, guard)
         # the consistent fields of each target at the guard bits, where the comparisons are
-        most, least = (
-            (consistent & self._window_fields) << GUARD_BIT,
-            consistent >> shift << GUARD_BIT,
-        )
+        most, least = self._kinds(consistent)
+        most, least = per_window.guard_flags(most), per_window.guard_flags(least)
         # per move m, then u = m + 1 and v = m + 2: m >= u, u >= m, m >= v, v >= m
         for m, m_u, u_m, m_v, v_m in (
             (0, ge01, ge10, ge02, ge20),
@@ -449,9 +447,9 @@ class CountingWindows(WorksInOneHalf):
             v = (m + 2) % 3
             # the consistent fields where m ties u (v), and where some rule still fitting
             # there names m (the other) first
-            tie_u, tie_v = (m_u & u_m) >> GUARD_BIT, (m_v & v_m) >> GUARD_BIT
-            tie_u = (tie_u << shift | tie_u) & consistent
-            tie_v = (tie_v << shift | tie_v) & consistent
+            tie_u, tie_v = low_flags(m_u & u_m), low_flags(m_v & v_m)
+            tie_u = self._both_kinds(tie_u, tie_u) & consistent
+            tie_v = self._both_kinds(tie_v, tie_v) & consistent
             if (
                 tie_u
                 and self._named_first(tie_u, m, True)
@@ -509,12 +507,12 @@ class CountingWindows(WorksInOneHalf):
             fresh = self._fresh[min(positions[-1] - positions[-2], self._fields - 1)]
         else:
             fresh = self._ones
-        windows = self._windows
+        windows, up = self._windows, self._per_window.shifted
         (e0, e1, e2), (a0, a1, a2) = self._entered, ABSENT_AHEAD  # per pair
         entered = [
-            (e0 << FIELD) & windows | e0 & whole_bit | a0,
-            (e1 << FIELD) & windows | e1 & whole_bit | a1,
-            (e2 << FIELD) & windows | e2 & whole_bit | a2,
+            up(e0, 1) & windows | e0 & whole_bit | a0,
+            up(e1, 1) & windows | e1 & whole_bit | a1,
+            up(e2, 1) & windows | e2 & whole_bit | a2,
         ]
         entered[move] &= self._ones ^ fresh  # the new move after the next one
         entered[(move + 2) % 3] |= fresh  # and after the one before it
@@ -552,8 +550,8 @@ class CountingWindows(WorksInOneHalf):
                 )
             else:
                 seen = 0
-            entered, both = self._entered[pair], self._least_shift
-            verdicts = self._ahead[pair] = (entered << both | entered, seen)
+            entered = self._entered[pair]
+            verdicts = self._ahead[pair] = (self._both_kinds(entered, entered), seen)
         return verdicts
 
     def _follow(self, hits: int) -> tuple[int, int]:
@@ -563,61 +561,58 @@ class CountingWindows(WorksInOneHalf):
         window first)."""
         n = self._fields
         kind, window = self._best
-        records, at = self._records + hits, FIELD * (kind * n + window)  # where the best's field is
-        if ((hits >> at) & 7) == FULL:
+        per_target = self._per_target
+        records, at = self._records + hits, kind * n + window  # the best's field
+        if per_target.field(hits, at) == FULL:
             # the best record hit a move alone in the lead: it is still the best, FULL more
             # than before (no need to look at the others)
             top = self._top + FULL
             if top > self._lead:
-                records = self._lowered(records, top - self._lead)
+                records = per_target.lowered(records, top - self._lead)
                 top = self._lead
             self._records, self._top = records, top
             return self._best
-        # the followed record usually still leads: check it against every field at once (the
-        # guard bit survives where it is at least the field) before unpacking them all
-        guard = self._both_guard
-        top = (records >> at) & 0x7FFF
-        if ((top * self._both_ones | guard) - records) & guard == guard:
+        # the followed record usually still leads: check it against every field at once
+        # before unpacking them all
+        top = per_target.field(records, at)
+        if per_target.leads(top, records):
             best = self._best
         else:
-            fields = self._unpacked(records)
+            fields = per_target.unpack(records)
             top = max(fields)
             best = divmod(fields.index(top), n)
         if top > self._lead:
-            records = self._lowered(records, top - self._lead)
+            records = per_target.lowered(records, top - self._lead)
         self._records, self._top = records, min(top, self._lead)
         return best
 
     def _rescan(self) -> tuple[int, int]:
         """The best decayed score's target and window (the first, smallest window on ties)."""
-        n = self._fields
-        fields = self._unpacked(self._scores[0])
-        return divmod(fields.index(max(fields)), n)
+        return divmod(self._per_target.argmax(self._scores[0]), self._fields)
 
-    def _unpacked(self, packed: int) -> array[int]:
-        """A field per window and target (MOST's, then LEAST's) of ``packed``, as integers."""
-        return array("H", packed.to_bytes(4 * self._fields, sys.byteorder))
+    def _both_kinds(self, most: int, least: int) -> int:
+        """Flags (or fields) per window for each target as one per window and target."""
+        return least << self._least_shift | most
 
-    def _lowered(self, records: int, amount: int) -> int:
-        """``records`` less ``amount`` in every field, floored at 0: where the guard bit
-        survives the subtraction the field was at least that much."""
-        ones = self._both_ones
-        guarded = (records | self._both_guard) - amount * ones
-        return guarded & (((guarded >> GUARD_BIT) & ones) * 0x7FFF)
+    def _kinds(self, both: int) -> tuple[int, int]:
+        """Flags (or fields) per window and target as MOST's and LEAST's, per window."""
+        return both & self._window_fields, both >> self._least_shift
+
+    def _either_kind(self, both: int) -> int:
+        """Flags per window and target as flags per window, set where either target's is."""
+        most, least = self._kinds(both)
+        return most | least
 
     def _predict(self) -> Move | None:
         best_kind, best_window = self._best
-        # a field read as (x & its mask) >> its shift: the mask's width bounds the work, where
-        # x >> shift would copy every field above it
-        shift, at = FIELD * best_window, best_window + best_kind * self._fields
-        masks = self._field_masks
-        if (self._scores[0] & masks[at]) >> (FIELD * at) < self._threshold:
+        at = best_window + best_kind * self._fields
+        if self._per_target.field(self._scores[0], at) < self._threshold:
             return None
-        field = masks[best_window]  # (counts stay under 2 ** 15: nothing in the guard bit)
+        field = self._per_window.field
         c0, c1, c2 = counts = (
-            (self._counts[0] & field) >> shift,
-            (self._counts[1] & field) >> shift,
-            (self._counts[2] & field) >> shift,
+            field(self._counts[0], best_window),
+            field(self._counts[1], best_window),
+            field(self._counts[2], best_window),
         )
         extreme = max(counts) if best_kind == MOST else min(counts)
         mask = (c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2
@@ -644,7 +639,7 @@ class CountingWindows(WorksInOneHalf):
         # (the tie contexts read every tie, so that they learn on where the tie rules decide)
         read = self._ties.read(entry_code(a0, a1, a2), mask, last, best_kind, tied[0])
         if self.tie_rules:
-            by_rules = self._rule_read(FIELD * at, mask)
+            by_rules = self._rule_read(at, mask)
             if by_rules is not None:
                 read = by_rules
         return (read + 1) % 3
@@ -656,9 +651,9 @@ class CountingWindows(WorksInOneHalf):
         """Of the fields ``hits``, those where the beaten move tied another and no best tie
         rule of the field named it first (a hit read wrongly); then every field's rule
         records learn its ties."""
-        shift = self._least_shift
-        ta, tb = tied_a >> GUARD_BIT, tied_b >> GUARD_BIT
-        ta, tb = (ta << shift | ta) & hits, (tb << shift | tb) & hits
+        low_flags = self._per_window.low_flags
+        ta, tb = low_flags(tied_a), low_flags(tied_b)
+        ta, tb = self._both_kinds(ta, ta) & hits, self._both_kinds(tb, tb) & hits
         misread = (
             self._learn_ties(ta, target, False) if ta else 0
         )  # the beaten move first, theirs second
@@ -674,7 +669,7 @@ class CountingWindows(WorksInOneHalf):
         at 0, and only those can be what keeps the least at 0); a field that reaches RULE_CAP
         + 1 overflows into the bit above the cap and is set back to it."""
         row = self._misfits[pair]
-        zero = self._zero
+        zero = self._per_target.zeros
         # the rules at 0 (the fixed preference for the other move is never asked: left at 0)
         fixed = [0, zero(row[NEXT_FIRST])] if second else [zero(row[I_FIRST]), 0]
         best = fixed + [zero(row[ENTERED_FIRST]), zero(row[SEEN_LAST])]
@@ -684,22 +679,18 @@ class CountingWindows(WorksInOneHalf):
             missed = (fields, 0, fields & entered, fields & seen)
         else:  # (x & ~y as x ^ (x & y), without the negative)
             missed = (0, fields, fields ^ (fields & entered), fields ^ (fields & seen))
-        overflow = self._rule_overflow
+        overflowed = self._per_target.bit_flags
         for rule in range(4):
             count = row[rule] + missed[rule] - wrong
-            row[rule] = count - ((count & overflow) >> RULE_BITS)
+            row[rule] = count - overflowed(count, RULE_BITS)
         return wrong
 
-    def _zero(self, packed: int) -> int:
-        """A one in every field of ``packed`` that is 0."""
-        guard = self._both_guard
-        return (guard ^ (((packed | guard) - self._both_ones) & guard)) >> GUARD_BIT
-
     def _rule_pick(self, pair: int, at: int) -> Move | None:
-        """The move of ``pair`` and ``pair`` + 1 that the best tie rules of the field at bit
-        ``at`` all name first, if they agree (None otherwise)."""
-        bit = 1 << at
-        best = [0 if (count >> at) & 0x7FFF else bit for count in self._misfits[pair]]
+        """The move of ``pair`` and ``pair`` + 1 that the best tie rules of field ``at`` (a
+        window and target) all name first, if they agree (None otherwise)."""
+        per_target = self._per_target
+        bit = per_target.placed(1, at)
+        best = [0 if per_target.field(count, at) else bit for count in self._misfits[pair]]
         counts = self._owner or self  # the verdicts of the counts just updated
         first, second = (
             counts._named_first(bit, pair, False, best),
@@ -710,8 +701,8 @@ class CountingWindows(WorksInOneHalf):
         return (pair + 1) % 3 if second and not first else None
 
     def _rule_read(self, at: int, mask: int) -> Move | None:
-        """The tied move (``mask``: a bit per tied move) that the best tie rules of the field
-        at bit ``at`` name first in each pair, if they decide it (None otherwise)."""
+        """The tied move (``mask``: a bit per tied move) that the best tie rules of field
+        ``at`` name first in each pair, if they decide it (None otherwise)."""
         picks: dict[int, Move] = {}
         for pair in range(3):
             if (mask >> pair) & 1 and (mask >> ((pair + 1) % 3)) & 1:

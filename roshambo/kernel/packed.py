@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 # array type codes by field width in bits, for unpacking by the C loop of array()
 _ARRAY_CODES = {8: "B", 16: "H", 32: "I" if array("I").itemsize == 4 else "L", 64: "Q"}
@@ -71,13 +71,13 @@ class PackedFields:
             shift += width
         return packed
 
-    def unpack(self, packed: int) -> list[int]:
-        """Every field of ``packed``, field 0 first."""
+    def unpack(self, packed: int) -> Sequence[int]:
+        """Every field of ``packed``, field 0 first (an ``array`` where it can be one)."""
         if self._code is not None:
             fields = array(self._code, packed.to_bytes(self._bytes * self.count, "little"))
             if sys.byteorder == "big":
                 fields.byteswap()
-            return fields.tolist()
+            return fields
         width, mask = self.width, self.mask
         return [(packed >> (width * i)) & mask for i in range(self.count)]
 

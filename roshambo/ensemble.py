@@ -175,37 +175,15 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain, repeat
-from statistics import NormalDist
 from typing import Any
 
+from .hedging import BeatenRun, Exposure, Hedge, LosingRecord, ThompsonTrust
 from .kernel import PackedFields
 from .moves import Move
 from .predictors import PREDICTORS, Factory, Predictor
 from .predictors.base import check_capabilities, check_decay, real_side, works_as
 
-NO_MOVE = 3  # a half whose predictor has nothing to say this round
-# For X ~ Beta(a, b) with integers a, b: P(X <= c) = P(Binomial(a + b - 1, c) >= a), which
-# Hoeffding's inequality bounds by exp(-2 (a - c (a + b - 1)) ** 2 / (a + b - 1)); the tail
-# only grows as a falls or b rises, so for real a, b the bound at floor(a), ceil(b) gives
-# P(X <= c) < exp(-2 m ** 2 / (a + b)) with m = (a - 1)(1 - c) - c b > 0. Under one in a
-# billion when (2 m) ** 2 > SURE * (a + b); at c = 1/2, 2 m = a - b - 1.
-SURE = 2 * math.log(1e9)
-
-
-def _sure(alpha: float, beta: float, bar: float) -> bool:
-    """Whether a draw from Beta(alpha, beta) would exceed ``bar`` but for a chance below one
-    in a billion (see SURE), so that the draw can be skipped."""
-    twice = 2.0 * ((alpha - 1.0) * (1.0 - bar) - bar * beta)
-    return twice > 0.0 and twice * twice > SURE * (alpha + beta)
-
-
-def _hopeless(alpha: float, beta: float, bar: float, z: float) -> bool:
-    """Whether the normal approximation to Beta(alpha, beta) puts ``bar`` more than ``z``
-    standard deviations above the mean (z <= 0: never), so that a draw is not taken."""
-    n = alpha + beta
-    gap = bar - alpha / n
-    # gap > z * sd, with sd ** 2 = alpha * beta / (n ** 2 * (n + 1))
-    return z > 0.0 and gap > 0.0 and gap * gap * n * n * (n + 1.0) > z * z * alpha * beta
+NO_MOVE = 3  # a half whose predictor has nothing to say this round (as hedging.NO_MOVE)
 
 
 FIELD_BITS = 56  # a strategy's packed field (the keys need 50 bits, see Ensemble)
@@ -367,6 +345,7 @@ class Choice:
     hedging: bool
     cautious: bool = False
     exact: bool = False  # the move beats what an exact model forces (see the module docstring)
+    hedge: str = ""  # the hedging rule that sent the move to random play ("": followed)
 
 
 class Ensemble:
@@ -452,12 +431,20 @@ class Ensemble:
         # ties go to them rather than to second-guessing; sliding windows forget it.
         naive = self.config.naive_prior
         credits = [naive if k == 0 else 0 for _ in range(2 * n) for k in range(3)]
-        # the most a record decayed by trust_decay every round can hold (1 / (1 - decay))
-        decay = self.config.trust_decay
-        self._capacity = math.inf if decay == 1.0 else 1.0 / (1.0 - decay)
-        # a draw is not taken beyond this many standard deviations below the bar (0: always taken)
-        floor = self.config.trust_floor
-        self._floor_z = NormalDist().inv_cdf(1.0 - floor) if floor > 0.0 else 0.0
+        self._hedge = Hedge(
+            LosingRecord(config.hedge_threshold),
+            BeatenRun(config.beaten_run),
+            ThompsonTrust(
+                decay=config.trust_decay,
+                prior=config.trust_prior,
+                fading=config.prior_fading,
+                bar=config.trust_bar,
+                floor=config.trust_floor,
+                tenure=config.tenure_rounds,
+            ),
+            Exposure(config.exposure_run, config.trust_decay),
+            config.tie_fading,
+        )
         # a window's field holds at most 2 per round plus the credit: ``shift`` bits
         self._span = max(self.config.windows) + 1
         self._shift = (2 * self._span + naive).bit_length()
@@ -629,9 +616,7 @@ class Ensemble:
         ]
 
     def _new_scores(self) -> None:
-        # the last choice: move, strategy, window, meta-meta choice, its score, trusted,
-        # cautious, exact
-        self._decision: tuple[Move, int, int, int, float, bool, bool, bool] | None = None
+        self._decision: Choice | None = None  # the last choice
         self._rounds = 0
         # packed cumulative (reward + 1) of every selectable strategy, shifted by key_shift
         self._total = self._prior
@@ -646,22 +631,13 @@ class Ensemble:
         self._winners: list[int] = [-1] * windows
         self._meta_scores: list[float] = [0.0] * (3 * windows)
         self._current = 0  # the meta-meta choice being followed
-        self._trusted = False  # whether the last move followed the meta-meta choice
-        # the record of our deterministic choices: decayed wins and losses (see observe)
-        self._wins = 0.0  # rounds won, and early on tied (see the module docstring)
-        self._losses = 0.0
-        self._beaten = 0  # rounds running in which the opponent beat our deterministic choice
-        self._doubted = (
-            False  # whether ``beaten_run`` has been reached this match (no optimistic prior)
-        )
+        self._hedge.reset()
         self._accuracy = 0  # packed accuracy records (see ACCURACY), over the caution rounds
         self._intended = (
             NO_MOVE  # the last choice's move had the draw trusted it (see intended_move)
         )
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
         self._unanswered: tuple[Move, Move] | None = None  # see choose_move
-        self._run = 0  # rounds running in which we followed our choice, before this one
-        self._exposed = [0.0, 0.0]  # our choice's wins and losses in rounds after such a run
         self._tenure = 0  # rounds running this strategy and rotation were chosen before this one
         self._chosen = (
             -1,
@@ -673,38 +649,7 @@ class Ensemble:
         self._blank = False
         intended, self._pending = self._pending, NO_MOVE  # a choice is recorded once
         self._unanswered = None
-        trusted, self._trusted = self._trusted, False
-        run = self._run
-        self._run = run + 1 if trusted else 0
-        if trusted or intended != NO_MOVE:
-            # what our deterministic choice won: the move played, or in a hedged round the
-            # move we would have played (see the module docstring); early ties count too
-            result = ((mine if trusted else intended) - theirs) % 3  # 1 win, 2 loss, 0 tie
-            won = (result == 1) + (self.config.tie_fading**self._rounds if result == 0 else 0.0)
-            lost = result == 2
-            if 0 < self.config.exposure_run <= run:  # the round came after a run we followed
-                exposed = self._exposed
-                decay = self.config.trust_decay
-                exposed[0] = decay * exposed[0] + won
-                exposed[1] = decay * exposed[1] + lost
-            self._beaten = self._beaten + 1 if lost else 0
-            if 0 < self.config.beaten_run <= self._beaten:
-                self._doubted = True
-            if trusted:
-                decay = self.config.trust_decay
-                self._wins = decay * self._wins + won
-                self._losses = decay * self._losses + lost
-            else:
-                # hedged rounds add without ageing until the record is full, then are
-                # scaled back to its capacity
-                wins = self._wins + won
-                losses = self._losses + lost
-                if wins + losses > self._capacity:
-                    scale = self._capacity / (wins + losses)
-                    wins *= scale
-                    losses *= scale
-                self._wins = wins
-                self._losses = losses
+        self._hedge.observe(mine, theirs, intended, self._rounds)
         direct = self._direct
         mirrored = self._mirrored
         if self._rounds < self.config.caution_rounds:
@@ -761,19 +706,7 @@ class Ensemble:
 
     def last_choice(self) -> Choice | None:
         """The last move chosen, with what led to it (None before the first choice)."""
-        if self._decision is None:
-            return None
-        move, strategy, a, top, score, trusted, cautious, exact = self._decision
-        return Choice(
-            move=move,
-            strategy=self.strategy_names[strategy],
-            window=self.config.windows[a],
-            rotation=top % 3,
-            score=score,
-            hedging=not trusted,
-            cautious=cautious,
-            exact=exact,
-        )
+        return self._decision
 
     def choose_move(self) -> Move:
         """Pick this round's move: best strategy per window, best rotated window, or the hedge."""
@@ -842,47 +775,16 @@ class Ensemble:
             ):  # followed outright: no draw, no caution (see the module docstring)
                 predictor, expected = exact
                 intended = self._intended = self._pending = (expected + 1) % 3
-                trusted = not 0 < self.config.beaten_run <= self._beaten
+                trusted, why = self._hedge.exact_verdict()
                 move = intended if trusted else self._rng.randrange(3)
-                self._trusted = trusted
                 # reported as its P.0, unrotated
-                self._decision = (move, 6 * predictor, a, 3 * a, meta[3 * a], trusted, False, True)
+                self._decision = self._choice(
+                    move, 6 * predictor, a, 3 * a, trusted, why, exact=True
+                )
                 self._unanswered = (move, expected)
                 return move
         move = self._meta_moves[a]
-        followable = trusted = move != NO_MOVE and meta[top] > self.config.hedge_threshold
-        if trusted and 0 < self.config.beaten_run <= self._beaten:
-            trusted = False  # beaten too many rounds running: a coin until it is not
-        if trusted:
-            alpha, beta = self.config.trust_prior
-            fading = self.config.prior_fading**self._rounds
-            alpha = 1.0 + (alpha - 1.0) * fading
-            beta = 1.0 + (beta - 1.0) * fading
-            if self._doubted:
-                alpha = min(
-                    alpha, beta
-                )  # the prior no longer favours following (a cautious one stays)
-            prior = alpha, beta
-            alpha += self._wins
-            beta += self._losses
-            # the bar rises from 1/2 to trust_bar as the prior fades
-            bar = self.config.trust_bar + (0.5 - self.config.trust_bar) * fading
-            # the Thompson draw, unless it would exceed the bar but for a chance below 1e-9;
-            # not taken where, by the normal approximation, it would clear the bar less often
-            # than trust_floor, nor for a choice kept tenure_rounds rounds whose record's mean
-            # is below the bar
-            below = 0 < self.config.tenure_rounds <= tenure and alpha < bar * (alpha + beta)
-            trusted = _sure(alpha, beta, bar) or (
-                not below
-                and not _hopeless(alpha, beta, bar, self._floor_z)
-                and self._rng.betavariate(alpha, beta) > bar
-            )
-            if trusted and 0 < self.config.exposure_run <= self._run:
-                # after a run we followed: only if our choice wins there, by a draw when its
-                # record there (with the same prior) is losing (see the module docstring, exposure)
-                wins = prior[0] + self._exposed[0]
-                losses = prior[1] + self._exposed[1]
-                trusted = wins >= losses or self._rng.betavariate(wins, losses) > 0.5
+        followable, trusted, why = self._hedge.verdict(self._rng, move, meta[top], rounds, tenure)
         planned = (move + rotation) % 3 if move != NO_MOVE else NO_MOVE
         cautious = followable and (
             rounds < self.config.caution_rounds
@@ -896,12 +798,36 @@ class Ensemble:
         self._intended = self._pending = intended if followable else NO_MOVE
         move = intended if trusted else self._rng.randrange(3)
         cautious = cautious and trusted
-        self._trusted = trusted
-        self._decision = (move, self._meta_best[a], a, top, meta[top], trusted, cautious, False)
+        self._decision = self._choice(move, self._meta_best[a], a, top, trusted, why, cautious)
         # our move, and the opponent move the choice expected, until the round is observed
         # (see new_match); nothing when the choice expected nothing
         self._unanswered = (move, (planned - 1) % 3) if planned != NO_MOVE else None
         return move
+
+    def _choice(
+        self,
+        move: Move,
+        strategy: int,
+        window: int,
+        top: int,
+        trusted: bool,
+        why: str,
+        cautious: bool = False,
+        exact: bool = False,
+    ) -> Choice:
+        """The decision of the round: ``strategy`` followed through the meta-strategy of
+        ``window`` rotated as meta-meta choice ``top`` says, or the hedge's coin and why."""
+        return Choice(
+            move=move,
+            strategy=self.strategy_names[strategy],
+            window=self.config.windows[window],
+            rotation=top % 3,
+            score=self._meta_scores[top],
+            hedging=not trusted,
+            cautious=cautious,
+            exact=exact,
+            hedge=why,
+        )
 
     def _beats_chance(self, key: int, strategy: int, window: int) -> bool:
         """Whether ``strategy``'s record over ``window`` (its ``key`` there) beats a coin's by

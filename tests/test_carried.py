@@ -264,11 +264,16 @@ def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_ev
     )
     assert [len(half._inner.rounds) for half in kept] == [21, 21]
     prior = Ensemble(random.Random(3), factories=carried_recorders())
-    assert (ensemble._rounds, ensemble._total, ensemble._wins, ensemble._losses) == (
+    assert (
+        ensemble._rounds,
+        ensemble._total,
+        ensemble._hedge.trust.wins,
+        ensemble._hedge.trust.losses,
+    ) == (
         0,
         prior._total,
-        prior._wins,
-        prior._losses,
+        prior._hedge.trust.wins,
+        prior._hedge.trust.losses,
     )
     ensemble.reset()
     assert all(new is not old for new, old in zip(halves(ensemble, "kept"), kept))

@@ -18,14 +18,10 @@ from statistics import NormalDist
 
 import pytest
 
-from roshambo.ensemble import (
-    SURE,
-    Choice,
-    Ensemble,
-    EnsembleConfig,
-    _hopeless,
-    _sure,
-)
+from roshambo.ensemble import Choice, Ensemble, EnsembleConfig
+from roshambo.hedging import SURE
+from roshambo.hedging import hopeless as _hopeless
+from roshambo.hedging import sure as _sure
 from roshambo.moves import PAPER, ROCK, Move, outcome
 from roshambo.opponents import make_opponent
 from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
@@ -530,7 +526,7 @@ def test_the_end_of_the_doubt_never_makes_a_cautious_prior_trusting() -> None:
         intended = ensemble.intended_move()
         aim = choice.move if intended is None else intended
         ensemble.observe(choice.move, (aim + (1 if r < 5 else -1)) % 3)
-    assert ensemble._doubted  # the run did fire
+    assert ensemble._hedge.beaten.doubted  # the run did fire
 
 
 def test_early_ties_count_as_rounds_the_choice_was_not_beaten() -> None:
@@ -567,8 +563,8 @@ def test_tie_credit_fades_to_nothing() -> None:
         intended = ensemble.intended_move()
         aim = choice.move if intended is None else intended
         ensemble.observe(choice.move, aim)  # ties our move, or the one we intended
-    assert ensemble._losses == 0.0
-    assert 0.0 < ensemble._wins < 2.0
+    assert ensemble._hedge.trust.losses == 0.0
+    assert 0.0 < ensemble._hedge.trust.wins < 2.0
 
 
 # --- caution in the opening -------------------------------------------------------------------
@@ -1195,10 +1191,18 @@ def test_a_choice_is_recorded_once() -> None:
     for _ in range(30):
         choice = ensemble.choose()
         ensemble.observe(choice.move, (choice.move + 1) % 3)
-    record = (ensemble._wins, ensemble._losses, ensemble._beaten)
+    record = (
+        ensemble._hedge.trust.wins,
+        ensemble._hedge.trust.losses,
+        ensemble._hedge.beaten.beaten,
+    )
     ensemble.observe(0, 1)
     ensemble.observe(0, 1)
-    assert (ensemble._wins, ensemble._losses, ensemble._beaten) == record
+    assert (
+        ensemble._hedge.trust.wins,
+        ensemble._hedge.trust.losses,
+        ensemble._hedge.beaten.beaten,
+    ) == record
 
 
 def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> None:

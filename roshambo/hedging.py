@@ -4,8 +4,8 @@ An opponent that simulates us (holding our code, not our random seed) beats exac
 deterministic choices, while the scores computed as if every strategy had been played look
 fine. So the hedge keeps the record of what our deterministic choice actually won, and each
 rule below answers "follow, or a coin, and why" from its own state. :class:`Hedge` asks them
-in order; the first that says no names the reason (``Choice.hedge``). The story and the
-measurements behind each rule: docs/architecture.md ("The hedge") and docs/experiments.md.
+in order; the first that says no names the reason (``Choice.hedge``). Why each rule is as
+it is: docs/architecture.md ("The meta levels and the hedge") and docs/experiments.md.
 
 - :class:`LosingRecord`: nothing to follow (a silent choice), or its meta score is clearly
   losing.

@@ -57,8 +57,8 @@ def carried_recorders(source: str = "their") -> dict[str, Factory]:
 
 
 def halves(ensemble: Ensemble, name: str) -> tuple[object, object]:
-    i = list(ensemble._factories).index(name)
-    return ensemble._halves[0][i], ensemble._halves[1][i]
+    i = list(ensemble._lineup.factories).index(name)
+    return ensemble._lineup.halves[0][i], ensemble._lineup.halves[1][i]
 
 
 def play_rounds(ensemble: Ensemble, theirs: list[Move]) -> None:
@@ -194,7 +194,7 @@ def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_th
         "history": PREDICTORS["history-their@1000"],
         "kept": lambda rng: CarriedOver(PREDICTORS["history-their@1000"](rng)),
     }
-    assert Ensemble(random.Random(2), factories=lineup)._twin_of == {}
+    assert Ensemble(random.Random(2), factories=lineup)._lineup._twin_of == {}
 
 
 def test_a_carried_model_says_what_the_twin_it_took_over_can_say() -> None:
@@ -265,13 +265,13 @@ def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_ev
     assert [len(half._inner.rounds) for half in kept] == [21, 21]
     prior = Ensemble(random.Random(3), factories=carried_recorders())
     assert (
-        ensemble._rounds,
-        ensemble._total,
+        ensemble._board.rounds,
+        ensemble._board._total,
         ensemble._hedge.trust.wins,
         ensemble._hedge.trust.losses,
     ) == (
         0,
-        prior._total,
+        prior._board._total,
         prior._hedge.trust.wins,
         prior._hedge.trust.losses,
     )
@@ -282,14 +282,14 @@ def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_ev
 def test_a_kept_model_proves_itself_again_in_every_match() -> None:
     ensemble = Ensemble(random.Random(8), factories=carried_recorders())
     play_rounds(ensemble, [1] * 10)
-    at = ensemble._working[0].index(list(ensemble._factories).index("kept"))
-    assert ensemble._direct[at] is None  # the first match: its fresh twin says it all
+    at = ensemble._lineup.working[0].index(list(ensemble._lineup.factories).index("kept"))
+    assert ensemble._lineup.direct[at] is None  # the first match: its fresh twin says it all
     ensemble.new_match()
-    assert ensemble._direct[at] is None and halves(ensemble, "kept")[0].predict() is None
+    assert ensemble._lineup.direct[at] is None and halves(ensemble, "kept")[0].predict() is None
     play_rounds(ensemble, [1] * (PROOF - 1))  # the prediction it made last match is checked too
-    assert ensemble._direct[at] is None
+    assert ensemble._lineup.direct[at] is None
     play_rounds(ensemble, [1])
-    assert ensemble._direct[at] == 1
+    assert ensemble._lineup.direct[at] == 1
 
 
 def test_the_unseen_last_round_goes_to_models_of_the_opponents_own_moves_as_our_choice_expected() -> (

@@ -857,7 +857,7 @@ class Solo(PredictorBase):
     """Another predictor that borrows nothing: its ``share`` offers it an empty pool, so it
     only learns which half it is (a one-half predictor idles in the other)."""
 
-    borrowing = False  # so a carried model follows it (see Ensemble._twin_of)
+    borrowing = False  # so a carried model follows it (see LineUp._twin_of)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -904,7 +904,7 @@ class Solo(PredictorBase):
 @pytest.mark.parametrize("opponent", ["markov", "abbey", "debruijn", "random"])
 def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) -> None:
     # only those that may borrow are wrapped: a carried model follows a twin that borrows
-    # nothing, in either line-up (see Ensemble._twin_of), and borrows nothing itself
+    # nothing, in either line-up (see LineUp._twin_of), and borrows nothing itself
     def borrows(make: Factory) -> bool:
         probe = make(random.Random(0))
         return probe.capabilities.shares and not probe.capabilities.carried
@@ -1235,8 +1235,8 @@ def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> Non
     updated = {half for half, call in calls if call == "update"}
     working = {
         name + mark
-        for mark, indices in zip(("", "'"), instrumented._working)
-        for name in (list(instrumented._factories)[i] for i in indices)
+        for mark, indices in zip(("", "'"), instrumented._lineup.working)
+        for name in (list(instrumented._lineup.factories)[i] for i in indices)
     }
     assert updated == working and all(calls[half, "update"] == 150 for half in working)
     assert any(call == "exact" for _, call in calls)  # asked every round: a counter's windows

@@ -2479,8 +2479,8 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     idle.update(R, P)
     assert idle.exact() is None
     ensemble = Ensemble(random.Random(1))
-    names = list(ensemble._factories)
-    asked = {names[i] for i, _ in ensemble._exacts}
+    names = list(ensemble._lineup.factories)
+    asked = {names[i] for i, _ in ensemble._lineup.exacts}
     assert "windows200-mine" in asked and "windows200-mine-lead48-rules" not in asked
 
     def carried_tests(first: str) -> list[int]:

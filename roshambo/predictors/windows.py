@@ -397,7 +397,7 @@ class CountingWindows(WorksInOneHalf):
         return None if self._owner is not None else self._exact
 
     def _exact(self) -> tuple[Move, int] | None:
-        """The move the windows and targets hit by every move of the side since the last round none
+        """(Specified by :func:`.reference.windows_exact_by_rescan`.) The move the windows and targets hit by every move of the side since the last round none
         was force, with how many such forced moves the side has played since one was not (less a
         handicap, below); None if those that name a move do not all name one. A window names its
         single leader (trailer); where its counts tie, the move that every tie rule still

@@ -1,7 +1,7 @@
 """freeCodeCamp entry point: ``player(prev_play)`` returns "R", "P" or "S".
 
 State lives in the mutable default argument, as the fCC boilerplate expects: it holds one
-engine (:class:`roshambo.agent.Agent`), which starts a new match whenever ``prev_play == ""``
+engine (:class:`roshambo.engine.agent.Agent`), which starts a new match whenever ``prev_play == ""``
 (the start of every match in ``RPS_game.play``): every score starts afresh, while the models
 of an opponent that keeps its state between matches, as the fCC bots do, carry over (see
 ``Agent.new_match``). A first call that already carries a move starts a match too, since
@@ -9,8 +9,8 @@ that move answers none of ours. The input is validated before anything changes, 
 call raises and leaves the match exactly as it was.
 """
 
-from roshambo.agent import Agent
-from roshambo.moves import parse_letter, to_letter
+from roshambo.engine.agent import Agent
+from roshambo.engine.moves import parse_letter, to_letter
 
 
 def player(prev_play, opponent_history=[]):

@@ -21,9 +21,9 @@ import sys
 import unittest
 from collections.abc import Callable, Sequence
 
-from roshambo.arena import ENGINE_NAME, known_names
-from roshambo.options import port_number, positive_int
-from roshambo.web import DEFAULT_PORT, serve
+from roshambo.apps.options import port_number, positive_int
+from roshambo.apps.web import DEFAULT_PORT, serve
+from roshambo.arena.tournaments import ENGINE_NAME, known_names
 from RPS import player
 from RPS_game import abbey, kris, mrugesh, play, quincy, random_player
 
@@ -110,10 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_interactive(parser: argparse.ArgumentParser, opponent_name: str, explain: bool) -> int:
-    """A terminal session against any arena player (``roshambo.arena.make_player``)."""
-    from roshambo.classic_field import OpenSpielMissing
-    from roshambo.filebots import kind_lines
-    from roshambo.terminal import Explaining, run_session, session_opponent
+    """A terminal session against any arena player (``roshambo.arena.tournaments.make_player``)."""
+    from roshambo.apps.terminal import Explaining, run_session, session_opponent
+    from roshambo.arena.classic_field import OpenSpielMissing
+    from roshambo.arena.filebots import kind_lines
 
     try:
         opponent = session_opponent(opponent_name)
@@ -143,7 +143,7 @@ def run_matches(bots: Sequence[str], games: int, verbose: bool, plot: str | None
             play(player, BOTS[name], games, verbose=verbose)
         return 0
 
-    from roshambo.plotting import (
+    from roshambo.apps.plotting import (
         MatchTrace,
         MatplotlibMissing,
         MoveRecorder,

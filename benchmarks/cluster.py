@@ -31,10 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from roshambo.arena import TournamentResult, tournament  # noqa: E402
-from roshambo.cli import build_parser, population_players  # noqa: E402
-from roshambo.executors import ExecutorChoice, open_executor  # noqa: E402
-from roshambo.report import table  # noqa: E402
+from roshambo.apps.cli import build_parser, population_players  # noqa: E402
+from roshambo.apps.report import table  # noqa: E402
+from roshambo.arena.executors import ExecutorChoice, open_executor  # noqa: E402
+from roshambo.arena.tournaments import TournamentResult, tournament  # noqa: E402
 
 SEED = 2026
 

@@ -54,7 +54,7 @@ EARLY = 30  # rounds counted as the opening when losses are split by time
 SCRIPT = """
 import contextlib, io, json, random, sys
 import RPS, RPS_game
-from roshambo.agent import Agent
+from roshambo.engine.agent import Agent
 seed = sys.argv[1]
 RPS.player.__defaults__[0].append(Agent(random.Random(int(seed)) if seed else None))
 engine = RPS.player.__defaults__[0][0]

@@ -1,6 +1,6 @@
 """What running a bot from a file costs: start-up per match and time per move.
 
-A bot from a file runs in its own child process, one per match (``roshambo.filebots``):
+A bot from a file runs in its own child process, one per match (``roshambo.arena.filebots``):
 each match pays for starting an interpreter and loading the file, and each move for a
 round trip over a pipe. Measured here with trivial bots (they answer rock), so what is
 timed is the arena's cost, not the bot's: the wall-clock time of ``move`` calls from the
@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from roshambo.arena import make_player  # noqa: E402
+from roshambo.apps.report import table  # noqa: E402
+from roshambo.arena.tournaments import make_player  # noqa: E402
 from roshambo.opponents import RockBot  # noqa: E402
-from roshambo.report import table  # noqa: E402
 
 SOURCES = {
     "kaggle": "def agent(observation, configuration):\n    return 0\n",

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from roshambo import options  # noqa: E402 (the checkout's package, put on the path above)
-from roshambo.agent import Agent  # noqa: E402
+from roshambo.apps import options  # noqa: E402 (the checkout's package, put on the path above)
+from roshambo.engine.agent import Agent  # noqa: E402
 from roshambo.opponents import make_opponent  # noqa: E402
 
 FCC = ("quincy", "abbey", "kris", "mrugesh")

@@ -37,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from roshambo.agent import Agent  # noqa: E402
-from roshambo.arena import make_player  # noqa: E402
+from roshambo.arena.tournaments import make_player  # noqa: E402
+from roshambo.engine.agent import Agent  # noqa: E402
 
 TAIL = (5, 6, 7, 8, 9)  # games lost a match, counted in the report's tail
 OPPONENT_SEED = 10_000  # match k: engine seed k, opponent seed OPPONENT_SEED + k

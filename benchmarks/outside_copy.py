@@ -25,8 +25,8 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from roshambo import options  # noqa: E402
-from roshambo.moves import LETTERS, beats, outcome  # noqa: E402
+from roshambo.apps import options  # noqa: E402
+from roshambo.engine.moves import LETTERS, beats, outcome  # noqa: E402
 
 
 def load_entry_point(tag: str) -> ModuleType:

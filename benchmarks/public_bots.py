@@ -14,7 +14,7 @@ Every match's seed is drawn from ``--seed``, the bot's file name and the repetit
 runs (or two engines) play each bot with the same seeds whatever else the folder holds. A
 bot's line is flagged ``LOSS`` when the engine's mean score is below zero by more than two
 standard errors. ``--compare REF`` plays the same matches with the engine of the git ref
-REF (a temporary worktree; REF must have ``roshambo.arena.play_match`` and ``resolve``) and
+REF (a temporary worktree; REF must have ``roshambo.arena.tournaments.play_match`` and ``resolve``) and
 reports the paired difference, this tree minus REF, per bot and over all.
 """
 
@@ -38,8 +38,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from roshambo import options  # noqa: E402 (the checkout's package, put on the path above)
-from roshambo.filebots import BotSource  # noqa: E402
+from roshambo.apps import options  # noqa: E402 (the checkout's package, put on the path above)
+from roshambo.arena.filebots import BotSource  # noqa: E402
 
 SHIM = "numpy1-scalars"
 
@@ -47,7 +47,7 @@ SHIM = "numpy1-scalars"
 # [bot path, repetition, seed] in argv[1]; one JSON line a match out.
 CHILD = """
 import inspect, json, sys
-from roshambo.arena import play_match, resolve
+from roshambo.arena.tournaments import play_match, resolve
 games, shims, jobs = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 takes_shims = "shims" in inspect.signature(resolve).parameters
 ai = resolve("ai", throws=games)

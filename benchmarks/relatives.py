@@ -61,7 +61,7 @@ CHUNK = 12  # members per interpreter
 
 SCRIPT = """
 import json, random, sys
-from roshambo.agent import Agent
+from roshambo.engine.agent import Agent
 from roshambo.opponents import make_opponent
 seeds = json.loads(sys.argv[1])
 out = []

@@ -22,7 +22,7 @@ result minus the reference's, match by match, with the standard error over the p
 A line is ``LOSS`` when the candidate is worse by more than two standard errors, ``gain``
 when better by more; keep an engine change only with no LOSS and a gain somewhere. The
 default size takes about 7 minutes on 2 cores with the 21 public bots (docs/benchmarks.md);
-``--scale`` multiplies every count. REF must have ``roshambo.arena.play_match`` and
+``--scale`` multiplies every count. REF must have ``roshambo.arena.tournaments.play_match`` and
 ``resolve`` (any ref since the arena).
 """
 
@@ -47,12 +47,12 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import public_bots  # noqa: E402 (a sibling script)
 
-from roshambo import options  # noqa: E402 (the checkout's package, put on the path above)
+from roshambo.apps import options  # noqa: E402 (the checkout's package, put on the path above)
 
 # Each child reads its jobs as JSON from argv and prints one JSON result a line.
 PLAY = """
 import json, sys
-from roshambo.arena import play_match, resolve
+from roshambo.arena.tournaments import play_match, resolve
 for a, b, games, seed in json.loads(sys.argv[1]):
     r = play_match(resolve(a, throws=games), resolve(b, throws=games), games, seed)
     print(json.dumps([r.wins, r.losses, r.ties]), flush=True)
@@ -60,7 +60,7 @@ for a, b, games, seed in json.loads(sys.argv[1]):
 FCC = """
 import contextlib, io, json, random, sys
 import RPS, RPS_game
-from roshambo.agent import Agent
+from roshambo.engine.agent import Agent
 RPS.player.__defaults__[0].append(Agent(random.Random(int(sys.argv[1]))))
 for name in json.loads(sys.argv[2]):
     bot = getattr(RPS_game, name)
@@ -80,7 +80,7 @@ for name in json.loads(sys.argv[2]):
 """
 SPEED = """
 import json, random, sys, time
-from roshambo.arena import resolve
+from roshambo.arena.tournaments import resolve
 def per_move(name, moves, seed):
     player = resolve(name, throws=moves)(random.Random(seed))
     rng = random.Random(seed + 1)

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from roshambo import options
+from roshambo.apps import options
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
@@ -189,7 +189,7 @@ def _breakdown_match(
 ) -> tuple[float, float, float, dict[str, float]]:
     """One match's figures, CPU seconds a move: the chain (timed before and after the rest),
     the engine, the meta levels alone, and each predictor's updates."""
-    from roshambo.agent import Agent
+    from roshambo.engine.agent import Agent
     from roshambo.opponents import OPPONENTS
 
     clock = time.process_time
@@ -373,7 +373,7 @@ def memory_growth(name: str, factory: Factory, moves: int, seed: int) -> Memory:
 
 def default_players() -> dict[str, Factory]:
     """Our engine and the baselines it is measured beside."""
-    from roshambo.agent import Agent
+    from roshambo.engine.agent import Agent
     from roshambo.opponents import OPPONENTS
 
     return {"ai": Agent, "markov": OPPONENTS["markov"], "frequency": OPPONENTS["frequency"]}

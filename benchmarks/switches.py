@@ -43,8 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from roshambo.agent import Agent  # noqa: E402
-from roshambo.moves import beats  # noqa: E402
+from roshambo.engine.agent import Agent  # noqa: E402
+from roshambo.engine.moves import beats  # noqa: E402
 from roshambo.opponents.relatives import Switcher, make_relative, spec_name  # noqa: E402
 
 ROUNDS = 1000

@@ -37,8 +37,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from roshambo.agent import Belief  # noqa: E402
-from roshambo.moves import outcome  # noqa: E402
+from roshambo.engine.agent import Belief  # noqa: E402
+from roshambo.engine.moves import outcome  # noqa: E402
 
 LETTERS = "RPS"
 RESULTS = {1: "win", 0: "tie", -1: "loss"}
@@ -196,7 +196,7 @@ def game_memory(rounds: int, seed: int = 1) -> int:
     """Bytes one game against the engine holds after ``rounds`` random moves (tracemalloc)."""
     import tracemalloc
 
-    from roshambo.web import GameStore
+    from roshambo.apps.web import GameStore
 
     rng = random.Random(seed)
     store = GameStore(max_games=1, max_rounds=rounds, rng=random.Random(seed))

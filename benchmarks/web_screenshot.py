@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from roshambo.web import BackgroundServer, WebApp  # noqa: E402
+from roshambo.apps.web import BackgroundServer, WebApp  # noqa: E402
 
 CHROMIUM_FLAGS = (
     "--headless",

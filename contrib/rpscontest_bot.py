@@ -37,17 +37,19 @@ if input == "" or "roshambo_agent" not in globals():
         if _roshambo_root not in sys.path:
             sys.path.append(_roshambo_root)
     try:
-        import roshambo.agent
-        import roshambo.moves
+        import roshambo.engine.agent
+        import roshambo.engine.moves
     except ImportError as error:
         raise ImportError(
             "rpscontest_bot.py needs the roshambo package: install the project "
             "or put the folder that contains roshambo/ on sys.path"
         ) from error
-    roshambo.moves.parse_letter(input)  # a bad first input raises before any engine exists
-    roshambo_agent = roshambo.agent.Agent(
+    roshambo.engine.moves.parse_letter(input)  # a bad first input raises before any engine exists
+    roshambo_agent = roshambo.engine.agent.Agent(
         random.Random(globals()["roshambo_seed"]) if "roshambo_seed" in globals() else None
     )
-    output = roshambo.moves.to_letter(roshambo_agent.move(None))
+    output = roshambo.engine.moves.to_letter(roshambo_agent.move(None))
 else:
-    output = roshambo.moves.to_letter(roshambo_agent.move(roshambo.moves.parse_letter(input)))
+    output = roshambo.engine.moves.to_letter(
+        roshambo_agent.move(roshambo.engine.moves.parse_letter(input))
+    )

@@ -1,5 +1,5 @@
-"""``python -m roshambo``: see :mod:`roshambo.cli`."""
+"""``python -m roshambo``: see :mod:`roshambo.apps.cli`."""
 
-from .cli import main
+from .apps.cli import main
 
 raise SystemExit(main())

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from roshambo.agent import Agent
-from roshambo.ensemble import Ensemble, EnsembleConfig
-from roshambo.moves import Move, beats, outcome
+from roshambo.engine.agent import Agent
+from roshambo.engine.ensemble import Ensemble, EnsembleConfig
+from roshambo.engine.moves import Move, beats, outcome
 from roshambo.opponents import (
     BanditEnsemble,
     CopyAttacker,

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
-from roshambo.agent import Agent, Belief
-from roshambo.ensemble import EnsembleConfig
-from roshambo.moves import Move, beats, outcome
+from roshambo.engine.agent import Agent, Belief
+from roshambo.engine.ensemble import EnsembleConfig
+from roshambo.engine.moves import Move, beats, outcome
+from roshambo.engine.predictors import PREDICTORS
 from roshambo.opponents import make_opponent
-from roshambo.predictors import PREDICTORS
 
 LETTER = {"R": 0, "P": 1, "S": 2}
 

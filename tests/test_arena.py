@@ -11,8 +11,8 @@ from functools import partial
 
 import pytest
 
-from roshambo import report
-from roshambo.arena import (
+from roshambo.apps import report
+from roshambo.arena.tournaments import (
     MatchResult,
     Registered,
     TournamentResult,
@@ -25,7 +25,7 @@ from roshambo.arena import (
     summarize_pairs,
     tournament,
 )
-from roshambo.moves import LETTERS
+from roshambo.engine.moves import LETTERS
 
 
 class Scripted:
@@ -266,7 +266,7 @@ def test_match_record_counts_matches_by_score() -> None:
 
 
 def test_ai_is_our_engine_and_factories_pickle() -> None:
-    from roshambo.agent import Agent
+    from roshambo.engine.agent import Agent
 
     assert isinstance(make_player("ai", random.Random(0)), Agent)
     factory = resolve("ai")

@@ -14,11 +14,10 @@ import random
 import pytest
 
 import RPS
-from roshambo.agent import Agent
-from roshambo.ensemble import Ensemble
-from roshambo.moves import Move
-from roshambo.opponents import make_opponent
-from roshambo.predictors import (
+from roshambo.engine.agent import Agent
+from roshambo.engine.ensemble import Ensemble
+from roshambo.engine.moves import Move
+from roshambo.engine.predictors import (
     CARRIED,
     PREDICTORS,
     CarriedOver,
@@ -27,7 +26,8 @@ from roshambo.predictors import (
     FrequencyCounter,
     MarkovChain,
 )
-from roshambo.predictors.base import Capabilities, PredictorBase
+from roshambo.engine.predictors.base import Capabilities, PredictorBase
+from roshambo.opponents import make_opponent
 
 
 class Recorder(PredictorBase):

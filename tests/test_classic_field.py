@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="the classic field needs open_spiel: pip install open_spiel")
 
-from roshambo.agent import Agent  # noqa: E402
-from roshambo.arena import play_match, resolve  # noqa: E402
-from roshambo.classic_field import ClassicBot, bot_names  # noqa: E402
-from roshambo.moves import PAPER, ROCK, SCISSORS  # noqa: E402
+from roshambo.arena.classic_field import ClassicBot, bot_names  # noqa: E402
+from roshambo.arena.tournaments import play_match, resolve  # noqa: E402
+from roshambo.engine.agent import Agent  # noqa: E402
+from roshambo.engine.moves import PAPER, ROCK, SCISSORS  # noqa: E402
 
 
 def moves(bot: ClassicBot, theirs: list[int]) -> list[int]:

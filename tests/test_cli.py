@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from roshambo import cli
-from roshambo.arena import known_names
-from roshambo.cli import _load_speed, build_parser, main
+from roshambo.apps import cli
+from roshambo.apps.cli import _load_speed, build_parser, main
+from roshambo.arena.tournaments import known_names
 
 REPO = Path(__file__).resolve().parent.parent
 
 MISSING_PYSPIEL = (
     "import sys; sys.modules['pyspiel'] = None\n"  # makes `import pyspiel` raise ImportError
-    "from roshambo.cli import main\n"
+    "from roshambo.apps.cli import main\n"
     "raise SystemExit(main(['population', '--bots', 'rockbot', '--throws', '10',"
     " '--reps', '1', '--workers', '1']))"
 )
@@ -165,7 +165,7 @@ def test_speed_measure_returns_every_figure() -> None:
 
 
 def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
-    from roshambo.predictors import PREDICTORS
+    from roshambo.engine.predictors import PREDICTORS
 
     speed = _load_speed()
     assert speed is not None
@@ -207,7 +207,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NEEDS_MATPLOTLIB = "matplotlib is an optional extra: pip install -e '.[plot]'"
 WITHOUT_MATPLOTLIB = (
     "import sys; sys.modules['matplotlib'] = None\n"  # makes `import matplotlib` raise ImportError
-    "from roshambo.cli import main\n"
+    "from roshambo.apps.cli import main\n"
     "raise SystemExit(main(sys.argv[1:]))"
 )
 

@@ -18,14 +18,14 @@ from statistics import NormalDist
 
 import pytest
 
-from roshambo.ensemble import Choice, Ensemble, EnsembleConfig
-from roshambo.hedging import SURE
-from roshambo.hedging import hopeless as _hopeless
-from roshambo.hedging import sure as _sure
-from roshambo.moves import PAPER, ROCK, Move, outcome
+from roshambo.engine.ensemble import Choice, Ensemble, EnsembleConfig
+from roshambo.engine.hedging import SURE
+from roshambo.engine.hedging import hopeless as _hopeless
+from roshambo.engine.hedging import sure as _sure
+from roshambo.engine.moves import PAPER, ROCK, Move, outcome
+from roshambo.engine.predictors import PREDICTORS, Factory, Predictor, RandomGuess
+from roshambo.engine.predictors.base import Capabilities, PredictorBase
 from roshambo.opponents import make_opponent
-from roshambo.predictors import PREDICTORS, Factory, Predictor, RandomGuess
-from roshambo.predictors.base import Capabilities, PredictorBase
 
 
 class Echo(PredictorBase):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from roshambo.cli import main
-from roshambo.executors import ExecutorChoice
+from roshambo.apps.cli import main
+from roshambo.arena.executors import ExecutorChoice
 
 BOTS = Path(__file__).resolve().parent / "bots"
 PLAYERS = [
@@ -19,7 +19,7 @@ PLAYERS = [
 ]
 MISSING_DASK = (
     "import sys; sys.modules['distributed'] = None\n"  # makes `import distributed` fail
-    "from roshambo.cli import main\n"
+    "from roshambo.apps.cli import main\n"
     "raise SystemExit(main(['tournament', 'rockbot', 'random', '--games', '5',"
     " '--scheduler', 'local:2']))"
 )

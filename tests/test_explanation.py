@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from roshambo.agent import Agent, Belief, family_of
-from roshambo.explanation import FAMILY_IDEAS, explain
-from roshambo.predictors import PREDICTORS
-from roshambo.terminal import format_belief
-from roshambo.web import belief_data
+from roshambo.apps.explanation import FAMILY_IDEAS, explain
+from roshambo.apps.terminal import format_belief
+from roshambo.apps.web import belief_data
+from roshambo.engine.agent import Agent, Belief, family_of
+from roshambo.engine.predictors import PREDICTORS
 
 
 def belief(strategy: str = "frequency@10-ties'.0", **changes: object) -> Belief:

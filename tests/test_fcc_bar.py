@@ -64,7 +64,7 @@ WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 SEEDING = """
 import random, RPS
-from roshambo.agent import Agent
+from roshambo.engine.agent import Agent
 RPS.player.__defaults__[0].append(Agent(random.Random({seed})))
 """
 

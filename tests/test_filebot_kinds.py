@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from roshambo.arena import play_match, resolve
-from roshambo.cli import main
-from roshambo.filebots import BotSource, kind_lines
+from roshambo.apps.cli import main
+from roshambo.arena.filebots import BotSource, kind_lines
+from roshambo.arena.tournaments import play_match, resolve
 from roshambo.opponents import RockBot
 
 SHAPES = Path(__file__).resolve().parent / "bots" / "shapes"
@@ -116,7 +116,7 @@ def test_match_and_tournament_say_each_bot_files_kind_once(capsys) -> None:
 def test_serve_says_each_bot_files_kind_before_its_url(capsys, monkeypatch) -> None:
     import io
 
-    from roshambo import web
+    from roshambo.apps import web
 
     out = io.StringIO()
 

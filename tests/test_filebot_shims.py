@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from roshambo.arena import play_match, resolve
-from roshambo.cli import main
-from roshambo.filebots import SHIMS, check_shims
+from roshambo.apps.cli import main
+from roshambo.arena.filebots import SHIMS, check_shims
+from roshambo.arena.tournaments import play_match, resolve
 from roshambo.opponents import RockBot
 
 BEAT_LAST = str(Path(__file__).resolve().parent / "bots" / "kaggle_beat_last.py")

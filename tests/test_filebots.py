@@ -9,12 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from roshambo import report
-from roshambo.arena import Forfeit, MatchResult, make_player, play_match, resolve, tournament
-from roshambo.cli import main
-from roshambo.filebots import BotFailure, BotSource, FileBot, FileBotFactory, is_file_spec
+from roshambo.apps import report
+from roshambo.apps.cli import main
+from roshambo.apps.terminal import run_session
+from roshambo.arena.filebots import BotFailure, BotSource, FileBot, FileBotFactory, is_file_spec
+from roshambo.arena.tournaments import (
+    Forfeit,
+    MatchResult,
+    make_player,
+    play_match,
+    resolve,
+    tournament,
+)
 from roshambo.opponents import RockBot
-from roshambo.terminal import run_session
 
 BOTS = Path(__file__).resolve().parent / "bots"
 CYCLE = str(BOTS / "rpscontest_cycle.py")
@@ -44,7 +51,7 @@ def test_kinds_are_detected_from_the_syntax_tree() -> None:
     assert BotSource.read(CYCLE).kind == "rpscontest"
     assert BotSource.read(BEAT_LAST).kind == "kaggle"
     assert BotSource.read(str(REPO / "contrib" / "rpscontest_bot.py")).kind == "rpscontest"
-    assert BotSource.read(str(REPO / "roshambo" / "kaggle_agent.py")).kind == "kaggle"
+    assert BotSource.read(str(REPO / "roshambo" / "apps" / "kaggle_agent.py")).kind == "kaggle"
 
 
 def test_output_set_inside_a_branch_or_through_global_is_rpscontest(tmp_path) -> None:
@@ -167,7 +174,7 @@ def test_the_last_top_level_callable_is_the_agent(tmp_path) -> None:
 
 def test_our_engine_plays_as_an_rpscontest_script_and_as_a_kaggle_agent() -> None:
     contrib = f"rpscontest:{REPO / 'contrib' / 'rpscontest_bot.py'}"
-    kaggle = f"kaggle:{REPO / 'roshambo' / 'kaggle_agent.py'}"
+    kaggle = f"kaggle:{REPO / 'roshambo' / 'apps' / 'kaggle_agent.py'}"
     for spec in (contrib, kaggle):
         result = play_match(resolve(spec, throws=100), RockBot, 100, 3)
         assert result.forfeit is None and result.wins >= 90, spec
@@ -402,7 +409,7 @@ def test_population_takes_a_bot_file_as_candidate(capsys) -> None:
 
 def test_classic_star_adds_the_whole_field(capsys) -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
-    from roshambo.arena import expand_names
+    from roshambo.arena.tournaments import expand_names
 
     field = [f"classic:{name}" for name in pyspiel.roshambo_bot_names()]
     assert expand_names(["ai", "classic:*", "x.py"]) == ["ai", *field, "x.py"]
@@ -465,7 +472,7 @@ def test_the_play_command_takes_a_bot_file(run_python) -> None:
 
 ORPHAN = """
 import random, sys, threading
-from roshambo.arena import make_player
+from roshambo.arena.tournaments import make_player
 bot = make_player(sys.argv[1], random.Random(1))
 threading.Timer(1.0, lambda: print(bot._process.pid, flush=True)).start()
 bot.move(None)
@@ -539,7 +546,7 @@ def web_call(app, method: str, path: str, body: object = None) -> tuple[int, dic
 
 
 def test_the_browser_offers_the_bot_files_the_server_was_started_with(tmp_path) -> None:
-    from roshambo.web import WebApp
+    from roshambo.apps.web import WebApp
 
     quits = write(
         tmp_path, "quits.py", "def agent(o, c):\n    assert o.step < 1, 'bored'\n    return 0\n"

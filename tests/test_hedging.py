@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from roshambo.ensemble import Ensemble, EnsembleConfig
-from roshambo.hedging import NO_MOVE, BeatenRun, Exposure, Hedge, LosingRecord, ThompsonTrust
+from roshambo.engine.ensemble import Ensemble, EnsembleConfig
+from roshambo.engine.hedging import NO_MOVE, BeatenRun, Exposure, Hedge, LosingRecord, ThompsonTrust
 from roshambo.opponents import make_opponent
 
 

@@ -11,9 +11,9 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 
-from roshambo import kaggle_agent
-from roshambo.agent import Agent
-from roshambo.kaggle_agent import KaggleAgent, write_submission
+from roshambo.apps import kaggle_agent
+from roshambo.apps.kaggle_agent import KaggleAgent, write_submission
+from roshambo.engine.agent import Agent
 
 CONFIG = {"signs": 3}
 # kaggle-environments' built-in rps agents (kaggle_environments/envs/rps/agents.py).
@@ -128,7 +128,9 @@ def test_submission_archive_has_main_py_and_the_package(tmp_path: Path) -> None:
     with tarfile.open(first) as archive:
         names = archive.getnames()
     assert names[0] == "main.py"
-    assert {"roshambo/__init__.py", "roshambo/agent.py", "roshambo/moves.py"} <= set(names)
+    assert {"roshambo/__init__.py", "roshambo/engine/agent.py", "roshambo/engine/moves.py"} <= set(
+        names
+    )
     assert all(name.endswith(".py") and "__pycache__" not in name for name in names)
     assert write_submission(tmp_path / "b.tar.gz").read_bytes() == first.read_bytes()
 

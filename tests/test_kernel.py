@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roshambo.kernel import PackedFields, PlainFields
+from roshambo.engine.kernel import PackedFields, PlainFields
 
 WIDTHS = (3, 8, 11, 16, 56)  # byte-sized ones (unpacked by array) and others (a knockout)
 

@@ -5,6 +5,7 @@ arrow, and following arrows never leads back (issue 65's layout: every arrow poi
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "roshambo"
@@ -70,9 +71,61 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_package_import_graph_has_no_cycle() -> None:
     known = modules()
     graph = {name: imports(name, path, known) for name, path in known.items()}
-    assert graph["roshambo.arena"] >= {"roshambo.runlog", "roshambo.matches"}  # it reads them
+    assert graph["roshambo.arena.tournaments"] >= {
+        "roshambo.arena.runlog",
+        "roshambo.arena.matches",
+    }  # it reads them
     assert [" -> ".join(cycle) for cycle in cycles(graph)] == []
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c", "a"]]
+
+
+# the layers, from the top: a module may import its own layer's modules and those below
+LAYERS = ("roshambo.apps", "roshambo.arena", "roshambo.opponents", "roshambo.engine")
+
+
+def layer(name: str) -> int | None:
+    return next(
+        (i for i, top in enumerate(LAYERS) if name == top or name.startswith(top + ".")), None
+    )
+
+
+def test_every_arrow_points_down_the_layers() -> None:
+    """apps -> arena -> opponents -> engine: the engine imports none of the others (it is
+    what RPS.py needs, standard library only), the opponents neither the arena nor the apps,
+    the arena not the apps."""
+    known = modules()
+    assert {layer(name) for name in known} == {None, 0, 1, 2, 3}  # roshambo itself, __main__
+    upward = [
+        f"{name} -> {target}"
+        for name, path in known.items()
+        if layer(name) is not None
+        for target in imports(name, path, known)
+        if layer(target) is not None and layer(target) < layer(name)  # type: ignore[operator]
+    ]
+    assert upward == []
+
+
+def test_the_engine_needs_the_standard_library_only() -> None:
+    known = modules()
+    stdlib = set(sys.stdlib_module_names)
+    outside = sorted(
+        f"{name}: {node_module}"
+        for name, path in known.items()
+        if layer(name) == 3
+        for node_module in top_level_imports(path)
+        if node_module.split(".")[0] not in stdlib | {"roshambo"}
+    )
+    assert outside == []
+
+
+def top_level_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found

@@ -9,10 +9,10 @@ import types
 import pytest
 
 import main
-from roshambo import terminal
-from roshambo.agent import Agent
+from roshambo.apps import terminal
+from roshambo.apps.terminal import Score
+from roshambo.engine.agent import Agent
 from roshambo.opponents import OPPONENTS
-from roshambo.terminal import Score
 
 RESULT = re.compile(r"Final results: (\{.*\})")
 RATE = re.compile(r"Player 1 win rate: (\d+(?:\.\d+)?(?:e-?\d+)?)%")

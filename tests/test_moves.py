@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from roshambo.moves import (
+from roshambo.engine.moves import (
     ACCEPTED,
     LETTERS,
     MOVES,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from roshambo.agent import Agent
-from roshambo.moves import Move, outcome
+from roshambo.engine.agent import Agent
+from roshambo.engine.moves import Move, outcome
 from roshambo.opponents import (
     OPPONENTS,
     CopyAttacker,
@@ -172,7 +172,7 @@ def test_make_opponent_passes_the_rng() -> None:
 EQUIVALENCE = r"""
 import importlib, json, random, sys
 import RPS_game
-from roshambo.moves import LETTERS
+from roshambo.engine.moves import LETTERS
 from roshambo.opponents.fcc import FccAbbey, FccKris, FccMrugesh, FccQuincy
 
 CLASSES = {"quincy": FccQuincy, "abbey": FccAbbey, "kris": FccKris, "mrugesh": FccMrugesh}

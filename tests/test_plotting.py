@@ -7,9 +7,7 @@ import sys
 
 import pytest
 
-from roshambo.arena import Registered, play_match
-from roshambo.moves import outcome, parse_letter
-from roshambo.plotting import (
+from roshambo.apps.plotting import (
     INSTALL_HINT,
     MatchTrace,
     MatplotlibMissing,
@@ -19,6 +17,8 @@ from roshambo.plotting import (
     running_win_rate,
     trace_match,
 )
+from roshambo.arena.tournaments import Registered, play_match
+from roshambo.engine.moves import outcome, parse_letter
 from RPS_game import play
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -3,7 +3,7 @@
 The contract (STYLE rules 1, 2, 6, 7, 8): legal predictions, reset equals fresh, a seeded
 replay is identical, constant work per update, unique names, clear constructor errors.
 Each deterministic family is also checked against its specification, a small, slow rescan
-written from its docstring (roshambo/predictors/reference.py), and pinned with short
+written from its docstring (roshambo/engine/predictors/reference.py), and pinned with short
 scripted games.
 """
 
@@ -23,10 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import executed_lines
-from roshambo.ensemble import Ensemble
-from roshambo.moves import Move, beats, outcome
-from roshambo.opponents.relatives import Noisy, make_relative
-from roshambo.predictors import (
+from roshambo.engine.ensemble import Ensemble
+from roshambo.engine.moves import Move, beats, outcome
+from roshambo.engine.predictors import (
     PREDICTORS,
     BlendedContexts,
     CalibratedMarkovChain,
@@ -41,11 +40,11 @@ from roshambo.predictors import (
     TieReadingFrequency,
     periods,
 )
-from roshambo.predictors.base import ENTRY_ORDERS, TieContexts, argmax3, entry_code
-from roshambo.predictors.decayed import DecayedContexts
-from roshambo.predictors.meta import MetaOfAgents
-from roshambo.predictors.periods import PeriodicMoves
-from roshambo.predictors.reference import (
+from roshambo.engine.predictors.base import ENTRY_ORDERS, TieContexts, argmax3, entry_code
+from roshambo.engine.predictors.decayed import DecayedContexts
+from roshambo.engine.predictors.meta import MetaOfAgents
+from roshambo.engine.predictors.periods import PeriodicMoves
+from roshambo.engine.predictors.reference import (
     argmax_first,
     latest_occurrence,
     markov_reference,
@@ -56,7 +55,8 @@ from roshambo.predictors.reference import (
     tie_reading_reference,
     windows_exact_by_rescan,
 )
-from roshambo.predictors.windows import FIELD, RULE_CAP, CountingWindows
+from roshambo.engine.predictors.windows import FIELD, RULE_CAP, CountingWindows
+from roshambo.opponents.relatives import Noisy, make_relative
 
 NAMES = list(PREDICTORS)
 R, P, S = 0, 1, 2
@@ -931,7 +931,7 @@ def test_doubt_is_exactly_whether_the_bounds_admit_the_dangerous_argmax() -> Non
     """Against brute force: every offset pair inside a row's bounds (a small box suffices
     when counts are small), does any make the prediction plus 2 the argmax (first of R, P,
     S on ties)?"""
-    from roshambo.predictors.markov import UNBOUNDED
+    from roshambo.engine.predictors.markov import UNBOUNDED
 
     rng = random.Random(7)
     outcomes: set[bool] = set()
@@ -1007,7 +1007,7 @@ def reply_limits(winner: int, d01: int, d02: int) -> tuple[tuple[int, int], tupl
 def test_calibrated_restart_is_the_closure_of_one_reply() -> None:
     """A contradicted (or new) row restarts from one reply's bounds, closed by a formula
     written out instead of by the closure: the two must agree on every count difference."""
-    from roshambo.predictors.markov import UNBOUNDED, _restarted
+    from roshambo.engine.predictors.markov import UNBOUNDED, _restarted
 
     rng = random.Random(3)
     for _ in range(3000):
@@ -1027,7 +1027,7 @@ def test_calibrated_constraint_is_the_closure_of_the_bounds_and_the_reply() -> N
     ``_constrain`` and ``_tightened`` alike: where that is feasible both give the closure's
     bounds (and the row is no longer contradicted), else the row restarts from the reply
     alone."""
-    from roshambo.predictors.markov import UNBOUNDED, _constrain, _restarted, _tightened
+    from roshambo.engine.predictors.markov import UNBOUNDED, _constrain, _restarted, _tightened
 
     rng = random.Random(5)
     feasible = infeasible = 0
@@ -1186,7 +1186,7 @@ def test_decayed_contexts_read_a_context_counter_of_any_order_memory_and_turn(
 def test_decayed_contexts_count_each_order_with_the_memories_it_can_tell_apart() -> None:
     """An order keeps the memories up to twice its contexts' recurrences in the horizon (at
     least the shortest), and the whole match; with no horizon, every memory."""
-    from roshambo.predictors.decayed import order_memories
+    from roshambo.engine.predictors.decayed import order_memories
 
     grid = (4, 8, 16, 32, 64, None)
     assert [order_memories(k, grid, 1000) for k in (1, 3, 4, 5, 6, 9)] == [
@@ -1554,7 +1554,7 @@ def test_counting_windows_follow_the_best_decayed_score_after_new_match() -> Non
 def test_counting_windows_keep_every_record_within_the_lead_of_the_best(
     lead: int, split_ties: bool
 ) -> None:
-    from roshambo.predictors.windows import FULL
+    from roshambo.engine.predictors.windows import FULL
 
     most = FULL * lead  # records count a hit on an untied move as FULL
     rng = random.Random(5)
@@ -1583,7 +1583,7 @@ def test_split_ties_credit_a_hit_by_the_moves_tied_with_the_one_beaten() -> None
     move leading (trailing) its counts, 3 where it beat one of two tied there, 2 where all
     three tie, and nothing otherwise; without it, FULL for any hit, ties and all (a
     reference over the moves themselves, every window and the whole match)."""
-    from roshambo.predictors.windows import FULL
+    from roshambo.engine.predictors.windows import FULL
 
     rng = random.Random(8)
     for split_ties in (False, True):
@@ -1981,8 +1981,8 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     """Of two counting windows sharing counts, only the owner offers ``exact`` (the borrower
     would say the same), so the ensemble asks one; idle in its other half, it says nothing;
     carried over, the windows' exact model spans matches (see the comments below)."""
-    from roshambo.ensemble import Ensemble
-    from roshambo.predictors.carried import CarriedOver
+    from roshambo.engine.ensemble import Ensemble
+    from roshambo.engine.predictors.carried import CarriedOver
 
     shared: dict[object, object] = {}
     owner, borrower = (
@@ -2274,7 +2274,7 @@ def test_a_carried_period_reads_exact_over_every_match_since_reset() -> None:
     its exact model spans every match since ``reset``: a cycle that goes on into the next
     match is named from that match's first move, tested by every move since the first
     repeat; a wrapped predictor that cannot say offers no ``exact`` at all."""
-    from roshambo.predictors.carried import CarriedOver
+    from roshambo.engine.predictors.carried import CarriedOver
 
     cycle = [S, P, P, R, P, S, P, R, S]
     twin = PeriodicMoves("their", 16, half="direct")
@@ -2469,7 +2469,7 @@ def test_every_registered_predictor_declares_what_it_offers(name: str) -> None:
     """The registry's check holds for every entry, in every half it may be built for: what
     a predictor declares it implements, and what it implements (a wrapper aside) it
     declares."""
-    from roshambo.predictors.base import Capabilities, check_capabilities
+    from roshambo.engine.predictors.base import Capabilities, check_capabilities
 
     predictor = PREDICTORS[name](random.Random(0))
     caps = check_capabilities(predictor)
@@ -2479,7 +2479,7 @@ def test_every_registered_predictor_declares_what_it_offers(name: str) -> None:
 
 
 def test_a_mismatch_between_declared_and_implemented_capabilities_is_named() -> None:
-    from roshambo.predictors.base import Capabilities, PredictorBase, check_capabilities
+    from roshambo.engine.predictors.base import Capabilities, PredictorBase, check_capabilities
 
     class Undeclared(PredictorBase):
         name = "undeclared"

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import RPS
-from roshambo.agent import Agent
-from roshambo.moves import LETTERS, Move, parse_letter
-from roshambo.predictors import PREDICTORS, Factory
+from roshambo.engine.agent import Agent
+from roshambo.engine.moves import LETTERS, Move, parse_letter
+from roshambo.engine.predictors import PREDICTORS, Factory
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from roshambo.arena import make_player
-from roshambo.moves import LETTERS, Move, beats
+from roshambo.arena.tournaments import make_player
+from roshambo.engine.moves import LETTERS, Move, beats
 from roshambo.opponents import make_opponent
 from roshambo.opponents.relatives import (
     FAMILIES,
@@ -177,7 +177,7 @@ def test_counter_first_tie_is_counter_most_common() -> None:
 
 SET_RULE = r"""
 import json, random, sys
-from roshambo.moves import LETTERS, beats
+from roshambo.engine.moves import LETTERS, beats
 from roshambo.opponents.relatives import RecentCounter
 rng = random.Random(5)
 script = [rng.choice("RPS" if i % 200 < 100 else "RP") for i in range(400)]

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from roshambo.agent import Agent
+from roshambo.engine.agent import Agent
 from roshambo.opponents import make_opponent
 from roshambo.opponents.relatives import Noisy
 

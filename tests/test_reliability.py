@@ -16,8 +16,8 @@ import resource
 import pytest
 
 from conftest import executed_lines
-from roshambo.agent import Agent
-from roshambo.moves import Move, outcome
+from roshambo.engine.agent import Agent
+from roshambo.engine.moves import Move, outcome
 from roshambo.opponents import make_opponent
 
 LONG_MATCH = 50_000  # 50 times the longest window (1000 rounds), which bounds every index

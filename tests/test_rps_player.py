@@ -21,9 +21,9 @@ import pytest
 
 import RPS
 import RPS_game
-from roshambo.agent import Agent
-from roshambo.moves import LETTERS
-from roshambo.predictors import PREDICTORS, Factory
+from roshambo.engine.agent import Agent
+from roshambo.engine.moves import LETTERS
+from roshambo.engine.predictors import PREDICTORS, Factory
 
 BAD_NON_STRINGS: list[object] = [None, 1, 0, 1.0, [], ["R"], b"R", ("R",), True]
 BAD_STRINGS = ["X", "r", "p", " ", "R ", " R", "RR", "rock", "\n", "R\n"]

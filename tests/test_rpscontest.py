@@ -13,7 +13,7 @@ from types import CodeType
 
 import pytest
 
-from roshambo.moves import outcome
+from roshambo.engine.moves import outcome
 
 SCRIPT = Path(__file__).resolve().parent.parent / "contrib" / "rpscontest_bot.py"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, python_env
-from roshambo.arena import Forfeit, MatchResult, Registered, tournament
-from roshambo.cli import main
-from roshambo.runlog import match_line, read_seed, result_from_line
+from roshambo.apps.cli import main
+from roshambo.arena.runlog import match_line, read_seed, result_from_line
+from roshambo.arena.tournaments import Forfeit, MatchResult, Registered, tournament
 
 NAMES = ("rockbot", "rotatebot", "random", "markov")
 
@@ -71,7 +71,7 @@ def test_a_run_cut_anywhere_resumes_to_the_uninterrupted_result(tmp_path, kept: 
 def test_a_finished_run_is_not_played_again(tmp_path, monkeypatch) -> None:
     out = tmp_path / "run.jsonl"
     first = run(out)
-    import roshambo.arena as arena
+    import roshambo.arena.tournaments as arena
 
     monkeypatch.setattr(arena, "play_match", lambda *a, **k: pytest.fail("played again"))
     assert run(out) == first

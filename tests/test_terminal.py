@@ -15,11 +15,7 @@ import time
 import pytest
 
 from conftest import REPO, python_env
-from roshambo.agent import Agent, Belief
-from roshambo.arena import known_names
-from roshambo.moves import PAPER, ROCK, SCISSORS, Move
-from roshambo.opponents import OPPONENTS
-from roshambo.terminal import (
+from roshambo.apps.terminal import (
     PROMPT,
     QUIT,
     SESSION_THROWS,
@@ -31,6 +27,10 @@ from roshambo.terminal import (
     run_session,
     session_opponent,
 )
+from roshambo.arena.tournaments import known_names
+from roshambo.engine.agent import Agent, Belief
+from roshambo.engine.moves import PAPER, ROCK, SCISSORS, Move
+from roshambo.opponents import OPPONENTS
 
 
 class ScriptedOpponent:

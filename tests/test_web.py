@@ -1,6 +1,6 @@
 """The browser app's API (issue 20), over loopback against a server started here.
 
-The server is ``roshambo.web.BackgroundServer`` on a free port, shut down at the end. Every
+The server is ``roshambo.apps.web.BackgroundServer`` on a free port, shut down at the end. Every
 bad input the issue lists gets a 4xx with an error naming the problem, and changes nothing.
 """
 
@@ -23,9 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, python_env
-from roshambo.arena import known_names
-from roshambo.moves import LETTERS, outcome
-from roshambo.web import (
+from roshambo.apps.web import (
     CSV_COLUMNS,
     MAX_BODY,
     ApiError,
@@ -35,6 +33,8 @@ from roshambo.web import (
     parse_move,
     serve,
 )
+from roshambo.arena.tournaments import known_names
+from roshambo.engine.moves import LETTERS, outcome
 
 BELIEF_KEYS = {
     "strategy",
@@ -139,8 +139,8 @@ def test_the_page_is_served_with_its_hooks_and_nothing_external(client: Client) 
 
 
 def test_the_page_shows_the_servers_words_and_keeps_no_text_of_its_own() -> None:
-    """The families' ideas live in roshambo/explanation.py (tested there), not in the page."""
-    page = (REPO / "roshambo" / "web.html").read_text(encoding="utf-8")
+    """The families' ideas live in roshambo/apps/explanation.py (tested there), not in the page."""
+    page = (REPO / "roshambo" / "apps" / "web.html").read_text(encoding="utf-8")
     assert "const FAMILIES" not in page and "belief.words" in page
     for field in ("lead", "idea", "window", "rotation", "record", "mode", "mode_text"):
         assert f"words.{field}" in page

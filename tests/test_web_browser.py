@@ -14,8 +14,8 @@ import urllib.request
 import pytest
 
 from conftest import load_benchmark
-from roshambo.moves import LETTERS, outcome
-from roshambo.web import BackgroundServer, WebApp
+from roshambo.apps.web import BackgroundServer, WebApp
+from roshambo.engine.moves import LETTERS, outcome
 
 
 def load_browser_helpers():  # type: ignore[no-untyped-def]

@@ -18,7 +18,7 @@ import pytest
 from test_web import Client
 
 from conftest import REPO, python_env
-from roshambo.web import MAX_BODY
+from roshambo.apps.web import MAX_BODY
 
 
 def exercise(client: Client) -> None:
@@ -85,7 +85,7 @@ def test_under_waitress() -> None:
             "0",
             "--threads",
             "4",
-            "roshambo.web:app",
+            "roshambo.apps.web:app",
         ],
         "Serving on ",
     ) as url:
@@ -106,7 +106,7 @@ def test_under_gunicorn() -> None:
             "4",
             "--bind",
             "127.0.0.1:0",
-            "roshambo.web:app",
+            "roshambo.apps.web:app",
         ],
         "Listening at: ",
     ) as url:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..moves import Move
+from ..engine.moves import Move
 from .adversaries import CopyAttacker, EngineCopy, EngineVariant, HedgeReader
 from .baselines import FrequencyPlayer, MarkovChainPlayer, RandomPlayer, TreePredictor
 from .billings import (

@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from ..ensemble import EnsembleConfig
-from ..moves import Move, beats, check_move
+from ..engine.ensemble import EnsembleConfig
+from ..engine.moves import Move, beats, check_move
 
 
 @runtime_checkable
@@ -51,7 +51,7 @@ class CopyAttacker:
 
     ``their_last=None`` after the first move starts a new match: the copy starts one as our
     engine does under ``RPS.player`` (``new_match``, or ``reset`` for an engine without
-    it). ``engine`` builds the copy from an rng (default: :class:`roshambo.agent.Agent`);
+    it). ``engine`` builds the copy from an rng (default: :class:`roshambo.engine.agent.Agent`);
     the copy's seed is drawn from the attacker's rng.
     """
 
@@ -63,7 +63,7 @@ class CopyAttacker:
         engine: Callable[[random.Random], Any] | None = None,
     ) -> None:
         if engine is None:
-            from ..agent import Agent  # imported late: the engine may import the opponents
+            from ..engine.agent import Agent  # imported late: the engine may import the opponents
 
             engine = Agent
         self._rng = rng if rng is not None else random.Random()
@@ -113,7 +113,7 @@ class HedgeReader(CopyAttacker):
     is best answered by beating m. The plain copy-attacker beats its copy's *realised* move,
     so it wastes the rounds where its copy's own draw hedged (it gains about (1 - h) ** 2 a
     round); this one asks its copy for the move it intended before its draw
-    (``intended()``, see :meth:`roshambo.ensemble.Ensemble.intended_move`) and beats it
+    (``intended()``, see :meth:`roshambo.engine.ensemble.Ensemble.intended_move`) and beats it
     every round our engine can trust at all (about 1 - h), playing at random only when its
     copy intends nothing. The copy needs ``observe``, ``choose`` and ``intended``.
     """
@@ -136,7 +136,7 @@ class HedgeReader(CopyAttacker):
 
 
 class EngineCopy:
-    """Self-play: our own engine (:class:`roshambo.agent.Agent`) with its own seed, as an
+    """Self-play: our own engine (:class:`roshambo.engine.agent.Agent`) with its own seed, as an
     opponent. ``config`` gives it other meta-level constants. A ``their_last=None`` after
     its first move starts a new match (``new_match``, as ``RPS.player`` does for ours)."""
 
@@ -144,7 +144,7 @@ class EngineCopy:
     CONFIG: EnsembleConfig | None = None
 
     def __init__(self, rng: random.Random | None = None) -> None:
-        from ..agent import Agent  # imported late: the engine may import the opponents
+        from ..engine.agent import Agent  # imported late: the engine may import the opponents
 
         self._agent = Agent(rng if rng is not None else random.Random(), config=self.CONFIG)
         self.reset()

@@ -11,7 +11,7 @@ import random
 from collections import deque
 from typing import ClassVar
 
-from ..moves import Move, beats, check_move, outcome
+from ..engine.moves import Move, beats, check_move, outcome
 
 
 class RandomPlayer:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from ..moves import Move, beats, check_move
+from ..engine.moves import Move, beats, check_move
 
 
 class RockBot:

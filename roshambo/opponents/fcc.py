@@ -18,7 +18,7 @@ import random
 from collections import deque
 from typing import ClassVar
 
-from ..moves import LETTERS, Move, beats, check_move
+from ..engine.moves import LETTERS, Move, beats, check_move
 
 
 class FccQuincy:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ..moves import Move, check_move
+from ..engine.moves import Move, check_move
 
 PAIR_SYMBOLS = "abcdefghi"  # one character per (mine, theirs) pair: 3 mine + theirs
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..moves import LETTERS, Move, beats, check_move
+from ..engine.moves import LETTERS, Move, beats, check_move
 
 WHOLE = "all"  # a counter's window covering the whole history
 TIE_RULES = ("first", "last", "set")  # besides a fixed order: a permutation of "RPS"

@@ -61,7 +61,7 @@ class Capabilities:
 
     - ``half``: the halves it works in ("both", "direct", "mirrored"; silent in the other);
     - ``selectable``: whether its strategies may be chosen (False: a noise floor);
-    - ``carried``: kept from match to match (:class:`roshambo.predictors.carried.CarriedOver`);
+    - ``carried``: kept from match to match (:class:`roshambo.engine.predictors.carried.CarriedOver`);
     - ``doubt``: offers ``doubt()`` (see :class:`Predictor`);
     - ``exact``: offers ``exact``, a callable or None where this instance cannot say;
     - ``new_match``: forgets part of the last opponent at a new match (``new_match()``);
@@ -93,11 +93,11 @@ class Predictor(Protocol):
     A predictor may also offer ``doubt() -> bool``: whether its evidence leaves open that the
     side it predicts plays the prediction plus 2 instead (the one alternative that would
     beat the move answering the prediction); the ensemble then plays the move that ties the
-    prediction and beats that alternative (see :mod:`roshambo.ensemble`, caution).
+    prediction and beats that alternative (see :mod:`roshambo.engine.ensemble`, caution).
     And ``exact() -> tuple[Move, int] | None``: the move a model of the side forces, where
     that model has fitted every move of the side since the model started, with how many
     moves have tested it; the ensemble follows it outright once the tests are many enough
-    (see :mod:`roshambo.ensemble`, exact models). A wrapper that cannot say sets ``exact``
+    (see :mod:`roshambo.engine.ensemble`, exact models). A wrapper that cannot say sets ``exact``
     to None. What it offers it declares in ``capabilities`` (see :class:`Capabilities`);
     the ensemble asks for nothing else. ``share`` is offered to every fresh half, in update
     order, so that identical work can be done once (:class:`PredictorBase` shares nothing).

@@ -1,6 +1,6 @@
 """The engine's belief in plain words, one text for the terminal and the browser alike.
 
-:func:`explain` turns a :class:`~roshambo.agent.Belief` into sentences: what the engine
+:func:`explain` turns a :class:`~roshambo.engine.agent.Belief` into sentences: what the engine
 follows and what that idea expects, over which stretch of the match, how sure it is (the
 record), and whether it hedges. ``python -m roshambo play --explain`` prints them; the web
 API sends them with every round (``belief.words``) and the page shows them as they come.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .agent import Belief
+from ..engine.agent import Belief
 
 # What each predictor family does, finishing "The NAME idea ..."
 FAMILY_IDEAS: dict[str, str] = {

@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .moves import Move, check_move
+from ..engine.moves import Move, check_move
 
 RPSCONTEST = "rpscontest"
 KAGGLE = "kaggle"

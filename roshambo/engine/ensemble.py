@@ -167,7 +167,7 @@ class Ensemble:
 
     def new_match(self) -> None:
         """Start a match against an opponent that may remember the last one: every score
-        and predictor afresh but the carried-over ones (:mod:`roshambo.predictors.carried`),
+        and predictor afresh but the carried-over ones (:mod:`roshambo.engine.predictors.carried`),
         which keep everything seen since ``reset``; nothing changes before any round."""
         if self._blank:
             return

@@ -18,7 +18,7 @@ import ctypes.util
 import random
 from types import ModuleType
 
-from .moves import Move, check_move
+from ..engine.moves import Move, check_move
 
 INSTALL_HINT = (
     "the classic RoShamBo field needs open_spiel; install it with\n"

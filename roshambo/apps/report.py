@@ -14,7 +14,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
-from .arena import MatchResult, PairSummary, PopulationMetrics, TournamentResult, match_record
+from ..arena.tournaments import (
+    MatchResult,
+    PairSummary,
+    PopulationMetrics,
+    TournamentResult,
+    match_record,
+)
 
 CSV_FIELDS = (
     "player",

@@ -9,7 +9,7 @@ running win rate over the match, one line per opponent, with the 60% line. ``hea
 draws the first repetition against each opponent, replayed from its seed (the seed in the
 CSV/JSON row with rep 0), so each curve ends at that match's win rate. ``play`` is the
 terminal session of ``python main.py --play`` against any registry name; ``serve`` the browser
-app of ``python main.py --serve`` (``roshambo.web``).
+app of ``python main.py --serve`` (``roshambo.apps.web``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import options, report
-from .arena import (
+from ..arena.classic_field import OpenSpielMissing
+from ..arena.executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
+from ..arena.filebots import DEFAULT_MOVE_TIMEOUT, SHIMS, kind_lines
+from ..arena.runlog import read_seed
+from ..arena.tournaments import (
     CLASSIC_PREFIX,
     DEFAULT_THROWS,
     ENGINE_NAME,
@@ -40,11 +43,8 @@ from .arena import (
     short_labels,
     tournament,
 )
-from .classic_field import OpenSpielMissing
-from .executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
-from .filebots import DEFAULT_MOVE_TIMEOUT, SHIMS, kind_lines
+from . import options, report
 from .plotting import MatchTrace, MatplotlibMissing, draw, require_matplotlib, trace_match
-from .runlog import read_seed
 from .web import DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_MAX_ROUNDS, DEFAULT_PORT
 
 COMPARE_DEFAULT = "greenberg,iocainebot"
@@ -52,7 +52,7 @@ PLAYER_SPECS = (
     "a registry name, classic:NAME, or a bot file (PATH.py, rpscontest:PATH, kaggle:PATH)"
 )
 MATRIX_MAX = 20  # wider cross-tables go to --cross-table FILE.csv only
-SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
+SPEED_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "speed.py"
 
 
 def _scheduler(text: str) -> ExecutorChoice:
@@ -259,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     web = commands.add_parser(
         "serve",
         help="play in the browser: a local web app that shows what the AI is thinking",
-        description="Serve the browser app (roshambo.web:app) with the standard library's "
+        description="Serve the browser app (roshambo.apps.web:app) with the standard library's "
         "threaded WSGI server and print its URL; Ctrl-C stops it.",
     )
     web.add_argument(
@@ -419,7 +419,7 @@ def _footer(result: TournamentResult, seconds: float, where: str) -> str:
 def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], dict[str, Factory]]:
     """(population, candidates) of a ``population`` command: the classic bots it names, and
     the player with the classic bots of ``--compare``."""
-    from .classic_field import bot_names, check_bot_name
+    from ..arena.classic_field import bot_names, check_bot_name
 
     bots = args.bots if args.bots is not None else list(bot_names())
     for bot in [*bots, *args.compare]:

@@ -13,9 +13,9 @@ mean over the population, exploitability PE the largest mean return of any one m
 the candidate, and AGG = PR - PE. The fCC win rate is wins / decisive throws.
 
 Where matches run is the caller's choice: this process, a process pool, or any
-``concurrent.futures.Executor`` (``roshambo.executors``: Dask on a cluster); finished matches
-can stream to a resumable JSONL run log (``roshambo.runlog``). A player may be a bot from a
-file (``roshambo.filebots``); one that fails in a match forfeits it (:class:`Forfeit`).
+``concurrent.futures.Executor`` (``roshambo.arena.executors``: Dask on a cluster); finished matches
+can stream to a resumable JSONL run log (``roshambo.arena.runlog``). A player may be a bot from a
+file (``roshambo.arena.filebots``); one that fails in a match forfeits it (:class:`Forfeit`).
 
 Nothing here prints: progress is reported through a callback, tables live in ``report``.
 """
@@ -32,6 +32,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.moves import Move, check_move
 from .filebot_child import end_with_parent
 from .filebots import (
     DEFAULT_MOVE_TIMEOUT,
@@ -44,7 +45,6 @@ from .filebots import (
     split_spec,
 )
 from .matches import Factory, Forfeit, MatchResult, MatchSpec, Player, Progress
-from .moves import Move, check_move
 from .runlog import RunHeader, RunLog
 
 ENGINE_NAME = "ai"
@@ -479,9 +479,9 @@ def make_player(
 ) -> Player:
     """A fresh player by spec: "ai", "classic:NAME", a ``roshambo.opponents`` name, a
     relative's spec (``counter:window=20``), or a bot file (``PATH.py``, ``rpscontest:PATH``,
-    ``kaggle:PATH``, run with ``shims``; see ``roshambo.filebots``)."""
+    ``kaggle:PATH``, run with ``shims``; see ``roshambo.arena.filebots``)."""
     if name == ENGINE_NAME:
-        from .agent import Agent
+        from ..engine.agent import Agent
 
         return Agent(rng)
     if is_file_spec(name):

@@ -1,6 +1,6 @@
 """The browser app: one page and a JSON API, as a WSGI callable (PEP 3333), standard library only.
 
-``app`` is the callable every WSGI server imports (``roshambo.web:app``): gunicorn, waitress,
+``app`` is the callable every WSGI server imports (``roshambo.apps.web:app``): gunicorn, waitress,
 or :func:`serve` here, which runs it under ``wsgiref.simple_server`` with one daemon thread per
 connection. The page (``web.html`` beside this module, its script and styles inline, no
 external assets) talks to nothing but the API:
@@ -13,14 +13,14 @@ external assets) talks to nothing but the API:
     GET    /api/games/{id}/csv         the game as CSV (the page's Download)
     DELETE /api/games/{id}             forget a game (the page's New game)
 
-Each game is a terminal :class:`~roshambo.terminal.Session` against its own opponent
+Each game is a terminal :class:`~roshambo.apps.terminal.Session` against its own opponent
 (OS-seeded unless the app is given a seeded ``rng``), behind its own lock, so two requests
 for one game never interleave its rounds. :class:`GameStore` keeps at most ``max_games``
 games and evicts the least recently used, so memory stays bounded however many games are
 abandoned; a game stops at ``max_rounds``. Anything a client sends that is wrong gets a 4xx
 with ``{"error": "..."}`` naming the problem, and changes nothing.
 
-Bots from files (``roshambo.filebots``) join the opponents only when the server is started
+Bots from files (``roshambo.arena.filebots``) join the opponents only when the server is started
 with them (``serve --bot PATH``): a client picks among the names the server lists and can
 never make it run a file of its choosing. Each such game runs its bot in a child process,
 ended when the game is forgotten or evicted; a bot that fails forfeits the game (409).
@@ -46,11 +46,11 @@ from socketserver import ThreadingMixIn
 from typing import Any, Final, TextIO
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
-from .agent import Belief
-from .arena import ENGINE_NAME, known_names
+from ..arena.filebots import BotFailure, BotSource
+from ..arena.tournaments import ENGINE_NAME, known_names
+from ..engine.agent import Belief
+from ..engine.moves import LETTERS, Move
 from .explanation import explain
-from .filebots import BotFailure, BotSource
-from .moves import LETTERS, Move
 from .options import port_number  # noqa: F401 (re-exported)
 from .terminal import QUIT, Explaining, Round, Score, Session, parse_command, session_opponent
 
@@ -672,5 +672,5 @@ def serve(
             stream.flush()
 
 
-# The one module-level object: WSGI servers import a callable by name (``roshambo.web:app``).
+# The one module-level object: WSGI servers import a callable by name (``roshambo.apps.web:app``).
 app = WebApp()

@@ -1,7 +1,7 @@
 """The engine as an agent for Kaggle's ``rps`` environment (kaggle-environments).
 
 Kaggle calls ``agent(observation, configuration)`` once per step and plays the returned sign:
-0 rock, 1 paper, 2 scissors -- the same numbering as :mod:`roshambo.moves`. ``observation.step``
+0 rock, 1 paper, 2 scissors -- the same numbering as :mod:`roshambo.engine.moves`. ``observation.step``
 is 0 on an episode's first step, ``observation.lastOpponentAction`` is the opponent's previous
 sign from step 1 on, and ``configuration.signs`` must be 3 (rock-paper-scissors-lizard-Spock
 is rejected with a ``ValueError``). Both arguments may be kaggle's attribute-style ``Struct``
@@ -11,7 +11,7 @@ or plain dicts.
 starts, so nothing leaks from one episode into the next. Use one instance per seat::
 
     from kaggle_environments import make
-    from roshambo.kaggle_agent import KaggleAgent
+    from roshambo.apps.kaggle_agent import KaggleAgent
 
     env = make("rps", configuration={"episodeSteps": 1000})
     env.run([KaggleAgent(), "statistical"])
@@ -23,7 +23,7 @@ callable it defined.
 
 Submitting. A submission is ``main.py``, or a ``.tar.gz`` with ``main.py`` at its root
 plus the files it imports (the format kaggle-environments documents for multi-file agents).
-``python -m roshambo.kaggle_agent submission.tar.gz`` writes that archive: this file as
+``python -m roshambo.apps.kaggle_agent submission.tar.gz`` writes that archive: this file as
 ``main.py`` next to the ``roshambo`` package (Python sources only, standard library only).
 Check it locally with kaggle-environments' own file loader, as the tests do::
 
@@ -48,8 +48,8 @@ from pathlib import Path
 # Absolute imports on purpose: in a submission this file runs as a bare main.py, outside
 # the package, where relative imports cannot work.
 import roshambo
-from roshambo.agent import Agent
-from roshambo.moves import Move, check_move
+from roshambo.engine.agent import Agent
+from roshambo.engine.moves import Move, check_move
 
 SIGNS = 3
 
@@ -138,9 +138,9 @@ def write_submission(target: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m roshambo.kaggle_agent [submission.tar.gz]``: write the submission archive."""
+    """``python -m roshambo.apps.kaggle_agent [submission.tar.gz]``: write the submission archive."""
     args = sys.argv[1:] if argv is None else argv
-    usage = "usage: python -m roshambo.kaggle_agent [submission.tar.gz]"
+    usage = "usage: python -m roshambo.apps.kaggle_agent [submission.tar.gz]"
     if args in (["-h"], ["--help"]):
         print(usage)
         return 0

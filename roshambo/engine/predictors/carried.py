@@ -9,7 +9,7 @@ second match's first rounds: docs/experiments.md). The same model run on everyth
 the player started sees those counts being made. It is kept beside the fresh one, not
 instead of it: a different opponent in the next match makes the carried model wrong until
 the fresh scores say so (the ensemble's scores always start afresh, see
-:meth:`roshambo.ensemble.Ensemble.new_match`). Until the first new match the fresh copy has
+:meth:`roshambo.engine.ensemble.Ensemble.new_match`). Until the first new match the fresh copy has
 seen exactly what the carried one would, so the carried one follows it, doing no work, and
 takes it over at the new match: a single match does no model's work twice.
 """
@@ -24,7 +24,7 @@ from .base import SOURCES, Capabilities, Predictor, WorksInOneHalf, idle_in
 
 
 class CarriedOver(WorksInOneHalf):
-    """``inner``, kept by :meth:`roshambo.ensemble.Ensemble.new_match` instead of being
+    """``inner``, kept by :meth:`roshambo.engine.ensemble.Ensemble.new_match` instead of being
     rebuilt; ``reset`` still starts it afresh. It works in the halves ``inner`` works in and
     shares no work with other predictors (theirs starts afresh each match, its own does not).
     """
@@ -137,7 +137,7 @@ class CarriedOver(WorksInOneHalf):
 
     def _exact(self) -> tuple[Move, int] | None:
         """What ``inner`` reads as exact since it started (see
-        :meth:`roshambo.predictors.periods.PeriodicMoves.exact`), proven or not this match:
+        :meth:`roshambo.engine.predictors.periods.PeriodicMoves.exact`), proven or not this match:
         a model that every move since the last ``reset`` has fitted needs no run of this
         match's moves to prove it; None while following a twin or idle."""
         if self._idle or self._twin is not None:

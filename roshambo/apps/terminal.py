@@ -16,11 +16,11 @@ import textwrap
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol, TextIO, runtime_checkable
 
-from .agent import Belief
-from .arena import make_player
+from ..arena.filebots import DEFAULT_MOVE_TIMEOUT, BotFailure
+from ..arena.tournaments import make_player
+from ..engine.agent import Belief
+from ..engine.moves import NAMES, Move, outcome
 from .explanation import explain
-from .filebots import DEFAULT_MOVE_TIMEOUT, BotFailure
-from .moves import NAMES, Move, outcome
 from .report import rate
 
 QUIT: Final = "quit"
@@ -44,7 +44,7 @@ class Opponent(Protocol):
 
 @runtime_checkable
 class Explaining(Protocol):
-    """An opponent that can say what it currently believes (our :class:`~roshambo.agent.Agent`)."""
+    """An opponent that can say what it currently believes (our :class:`~roshambo.engine.agent.Agent`)."""
 
     def belief(self) -> Belief: ...
 

@@ -9,7 +9,7 @@
   move that ties the expected one and beats its closest rival instead (the fCC bar counts
   decisive games only: a tie costs nothing there, a loss as much as ninety-nine wins).
 - :class:`ExactModels`: a model of the opponent that has fitted every move since it
-  started (``exact()``, see :class:`roshambo.predictors.base.Predictor`) and has been
+  started (``exact()``, see :class:`roshambo.engine.predictors.base.Predictor`) and has been
   tested often enough is followed outright.
 """
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .arena import Factory, Player
-from .moves import Move, check_move, outcome, parse_letter, to_letter
+from ..arena.tournaments import Factory, Player
+from ..engine.moves import Move, check_move, outcome, parse_letter, to_letter
 
 PASS_MARK: Final = 60.0
 INSTALL_HINT: Final = (

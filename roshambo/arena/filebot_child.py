@@ -1,6 +1,6 @@
 """The child process that runs one bot from a file for one match (standard library only).
 
-Started by :class:`roshambo.filebots.FileBot` as ``python filebot_child.py`` (by path, so
+Started by :class:`roshambo.arena.filebots.FileBot` as ``python filebot_child.py`` (by path, so
 it imports nothing from the package), it speaks a line protocol on the pipes it was given
 as stdin and stdout, and points the bot's own stdin, stdout and stderr at the null device
 so that nothing the bot prints or reads can disturb the protocol:
@@ -93,7 +93,7 @@ def _numpy1_scalars() -> dict[str, object]:
 
 # Compatibility shims, named from outside a bot file (``--shim NAME``): each gives names that
 # the bot's own module sees in place of the builtins, so code written for older libraries
-# runs unchanged; a bot that needs none is not affected by one (roshambo.filebots.SHIMS).
+# runs unchanged; a bot that needs none is not affected by one (roshambo.arena.filebots.SHIMS).
 SHIMS: dict[str, Callable[[], dict[str, object]]] = {"numpy1-scalars": _numpy1_scalars}
 
 

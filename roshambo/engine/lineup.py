@@ -10,7 +10,7 @@ Only the halves that work are updated (a one-half predictor idles in the other, 
 silent). Halves that would compute what another already does borrow its work (``share``,
 offered in the order of the updates, so that an owner always updates first), and a
 carried-over model follows its fresh twin until the first new match (see
-:mod:`roshambo.predictors.carried`).
+:mod:`roshambo.engine.predictors.carried`).
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ class LineUp:
         self, wrap: Callable[[str, str, Callable[..., Any]], Callable[..., Any]]
     ) -> None:
         """Every call into the predictors goes through ``wrap(half, call, function)`` (see
-        :meth:`roshambo.ensemble.Ensemble.instrument`)."""
+        :meth:`roshambo.engine.ensemble.Ensemble.instrument`)."""
         names = list(self.factories)
         self._updates = [
             wrap(names[i], "update", update) for i, update in zip(self.working[0], self._updates)

@@ -1,6 +1,6 @@
 """What a match is made of and what it leaves: the player protocol, factories, forfeits and
-results. The arena plays matches (:mod:`roshambo.arena`), the run log keeps them
-(:mod:`roshambo.runlog`); both read these, so neither needs the other's code to do it.
+results. The arena plays matches (:mod:`roshambo.arena.tournaments`), the run log keeps them
+(:mod:`roshambo.arena.runlog`); both read these, so neither needs the other's code to do it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .moves import Move
+from ..engine.moves import Move
 
 
 class Player(Protocol):

@@ -3,7 +3,7 @@ window.
 
 Each round every selectable strategy earns +1, 0 or -1 (kept as reward + 1) by what its
 half expected and what the opponent played. The board keeps one packed integer of
-cumulative scores (a field of :mod:`roshambo.kernel` per strategy) and a ring of past
+cumulative scores (a field of :mod:`roshambo.engine.kernel` per strategy) and a ring of past
 totals, so that a window's scores are one subtraction away and its best strategy one
 knockout over all fields at once; since the best mostly stays the best, last round's
 winner is first checked against every field.

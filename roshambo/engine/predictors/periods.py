@@ -4,7 +4,7 @@ A cycle of length p is predicted by history matching once its context has recurr
 few random moves among the cycle's break the contexts, and matching starts over. This
 predictor reads the cycle by its period instead: for every p from 1 to ``max_period`` it
 keeps a decayed score of how often a move equalled the move p rounds before (all periods at
-once, in the packed fields of :mod:`roshambo.kernel`, as :mod:`.windows` does for counting
+once, in the packed fields of :mod:`roshambo.engine.kernel`, as :mod:`.windows` does for counting
 windows), follows the best period, and predicts the majority of the moves one to eleven periods back, so that up to
 five random moves among them do not mislead it (with a fifth of a cycle's moves random, the
 majority of three periods back is wrong about one time in twenty-five, of seven one in 300,

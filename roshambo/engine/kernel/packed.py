@@ -9,7 +9,7 @@ as no field leaves ``[0, 2 ** (width - 1))``; :meth:`PackedFields.add` and
 
 Flags are packed integers too: *guard flags* hold a field's guard bit (what a comparison
 returns), *low flags* its lowest bit (``zeros``, masks to multiply by); ``&``, ``|`` and
-``^`` combine flags of one kind. :class:`roshambo.kernel.plain.PlainFields` does the same on
+``^`` combine flags of one kind. :class:`roshambo.engine.kernel.plain.PlainFields` does the same on
 lists, one element a field: it is this module's specification, and a property test replays
 random operation sequences on both.
 """

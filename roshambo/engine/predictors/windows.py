@@ -54,7 +54,7 @@ whole match), and a counter that takes over from another opponent (a switcher's 
 member) is named as soon as the windows that fitted the one before have missed, after a
 test more for each ninefold of such starts (each is another chance of a fit by luck).
 Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
-open; packed fields of :mod:`roshambo.kernel`, as the ensemble's scores are.
+open; packed fields of :mod:`roshambo.engine.kernel`, as the ensemble's scores are.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The plain twin of :class:`roshambo.kernel.packed.PackedFields`: one list element a field.
+"""The plain twin of :class:`roshambo.engine.kernel.packed.PackedFields`: one list element a field.
 
 Every operation has the packed one's name, arguments and meaning, on lists instead of
 packed integers; a property test (tests/test_kernel.py) replays random operation sequences

@@ -1,57 +1,22 @@
 """Periods: a side that repeats itself every p moves, found for every p at once, noise and all.
 
-A cycle of length p is predicted by history matching once its context has recurred, but a
-few random moves among the cycle's break the contexts, and matching starts over. This
-predictor reads the cycle by its period instead: for every p from 1 to ``max_period`` it
-keeps a decayed score of how often a move equalled the move p rounds before (all periods at
-once, in the packed fields of :mod:`roshambo.engine.kernel`, as :mod:`.windows` does for counting
-windows), follows the best period, and predicts the majority of the moves one to eleven periods back, so that up to
-five random moves among them do not mislead it (with a fifth of a cycle's moves random, the
-majority of three periods back is wrong about one time in twenty-five, of seven one in 300,
-of eleven one in 4,000), unless the latest four agree: a cycle that changes but keeps its
-period is then followed from its fifth period on, as by a majority of seven (four random
-moves in a row at the same place of the cycle, all alike, would mislead it: about one time
-in 25,000). A period's score starts at the chance rate, a third, at its first test (not at
-nothing, which kept a noisy cycle of nine waiting until about round 35). Another period
-takes the lead from the one followed only when its score is ahead by two hits' weight: the
-scores remember about 16 rounds, so with a fifth of a cycle's moves random a period that
-fits part of the cycle (three in a cycle of eleven) would otherwise overtake the cycle's own
-now and then, for a few rounds each time, and lead the vote astray (alone against such
-cycles of 2 to 12, the predictor missed 5.7 of rounds 200-999 with a vote of seven and no
-margin, 0.5 with both); a new cycle's period takes the lead a few rounds later (a fifth of
-the moves random, after a change from one cycle to another of another length: a median of 21
-rounds after the change, 17 without the margin). The vote starts once the best period's
-decayed hit rate reaches ``min_rate`` and holds while that rate, or the vote's own decayed
-hit rate since it started, is ``hold_rate`` or more (hysteresis): with a fifth of a cycle's
-moves random the period's rate is about 0.76 and dips under 0.5 now and then (each random
-move misses twice, as the move and as the one p back: a cycle of nine, about 12 rounds a
-match), where a vote that stopped would leave the cycle to chance, but the vote's own rate
-is about 0.87 (a random move misses once, and the vote of eleven outlasts it), while random
-moves seldom keep either above 0.5 for long (a third by chance; the vote then speaks in
-about 5% of rounds, 1.5% without holding). The vote holds, not the period: a period that
-takes the lead while the vote speaks goes on at the lower bar (against a noisy cycle that
-changes, the new period's vote starts sooner, and the old one's lasts a few rounds longer).
-Billings 1999 (the cycling bots of the first RoShamBo competition, some with noise) read by
-period, in O(1) big-integer operations a round.
+History matching loses a cycle whenever a random move breaks its contexts; this predictor
+reads the cycle by its period instead (Billings 1999: the cycling bots, some with noise):
 
-The decayed score takes about eight hits running to speak from a third: against a new cycle
-of twelve, the better part of two periods, in which history matching is no help either (its
-index learns a context one symbol longer each time it recurs, so in the second period it
-mostly finds short, coincidental matches). Yet from its second period on, every move of an
-exact cycle equals the move p rounds before, which a shorter period almost never keeps up
-for long. So the predictor also keeps, per period, the run of the latest moves that each
-repeated the move p back, and until the decayed score speaks it predicts the move p back for
-the period with the longest run (ties: the shorter period), once that run is ``min_run``
-moves long: the longest exact repeat, Egnor's history matching read by period.
+- Scores: for every p from 1 to ``max_period``, a decayed score of how often a move equalled
+  the move p rounds before, in packed fields (:mod:`roshambo.engine.kernel`), starting at
+  the chance rate, a third; another period takes the lead only by a margin (``LEAD``).
+- The vote: once the best period's rate reaches ``min_rate``, the majority of the moves one
+  to eleven periods back (unless the latest four agree), held while the period's rate or
+  the vote's own is ``hold_rate`` or more (hysteresis through noise).
+- Runs: until the vote speaks, the move p back for the period with the longest run of exact
+  repeats, once it is ``min_run`` long (Egnor's history matching, read by period).
+- Exact from the start: the shortest period every move has repeated since the first, once
+  it has repeated, outranks both (:meth:`PeriodicMoves.exact`): by Solomonoff's prior each
+  shorter period is three times likelier than the next.
 
-Sooner still, a side that has cycled from its first move: while some period has held since
-the start (every move with one p back repeated it), the predictor follows the shortest such
-period, before its vote, once it has repeated (the cycle's second period has begun), from
-the second move of that period on. A period p explains the side's first n moves with p free
-moves, so among the periods that fit, each shorter one is three times likelier than the next
-(Solomonoff's prior, by length); a fit by chance needs n - p moves to repeat, so against any
-other side every period has failed within a few rounds of its first test, and the predictor
-is back to its runs and its vote.
+Every update is O(1) big-integer operations. Why each rule is as it is, with the
+measurements: docs/experiments.md ("Design notes moved from the code").
 """
 
 from __future__ import annotations

@@ -1,60 +1,29 @@
 """Counting windows: which window of a side's recent moves an opponent counts, and how.
 
 An opponent that beats the most (or the least) frequent of our last N moves can use any N,
-or count the whole match. Rather than one predictor per window, this one follows every
-window from 1 to ``max_window`` and the whole match at once: a side's counts over all those
-windows are packed into one big integer per move (a field per window), kept up to date in
-O(1) big-integer operations a round (the last N moves are the new one and the last N - 1
-before it, so every field takes the next smaller window's count, one field up, plus the new
-move; the whole match's field holds each move's count less the least counted one's). Every
-round it checks, for all windows at once, whether the opponent's move beat a move leading
-(or trailing) that window's counts, ties included. It follows the window and target with
-the most hits, each record kept within ``lead`` hits of the best one (fixed share, Herbster
-& Warmuth 1998: with the default of six, a window can take over within a few rounds of the
-opponent changing its window, yet the true one keeps the lead it earned where its
-neighbours' leaders differed from its own, which a random move now and then does not take
-away; a longer lead remembers a window through a long spell of another, or of noise). With
-``split_ties`` a hit is credited by how many moves tie with the one beaten (whole, a half,
-a third), so that a random move earns the same in expectation in every window: a window
-whose counts all tie is hit by any reply, and counted whole it outscores the true window of
-a noisy counter whenever our own moves keep that window's counts level. With ``tie_rules``
-instead, every window keeps, per pair of moves and tie rule (a fixed preference for either
-move, the one that entered the window first, the one seen last), how many of the pair's
-ties there the rule named wrongly, less the window's best rule's (capped at ``RULE_CAP``);
-a hit on a tie counts only where one of the window's best rules named the move beaten, and
-where the followed window's counts tie, its best rules name the move if they agree (the tie
-contexts below otherwise). Each window and tie rule is then one hypothesis, a counter of
-that window breaking its ties by that rule, scored by its errors as a Bayes learner over
-them would be; the tie rules are learnt per window, from its own ties, since ties read at
-a window the opponent does not count teach the wrong rule. A predictor offered
-the counts of an identical one (see :meth:`CountingWindows.share`) reads them instead of
-keeping its own, so a second record costs only its choice. Carried into a new
-match (see :meth:`CountingWindows.new_match`), it follows the best hit score decayed by 1/16
-a round instead, rescanned when the followed window misses: a lead earned against the last
-opponent would hold there for six hits. It speaks once the followed window's decayed score
-shows about four hits running; where that window's counts tie, it learns which of the tied
-moves the opponent picks, keyed by the order in which the moves present entered the window
-and by which tied move was seen last (a fixed order, the first seen as
-``Counter.most_common`` has it, the last seen, or a ``set``'s order), backing off to the
-order in which the tied moves alone entered it, then to the tied moves alone, until a finer
-context is seen (as prediction by partial matching does, Cleary & Witten 1984). It also
-keeps, a bit per window and target, those hit by every move since the last round none was
-left (then all start over: the counts are of moves we know, so any window can be a model
-from any round on), and for each, per pair of moves, the tie rules that named the beaten
-move first at every tie of the pair (a fixed preference for either move, the one that
-entered the window first, the one seen last; per pair, so that a ``set`` whose hash slots
-order two moves as they entered and the third in a fixed place fits too; the verdicts kept
-in packed fields in O(1), as the counts are): where those that name a move all name one (a
-single leader or trailer, or, tied, what every rule still fitting each pair of tied moves
-names first; a pair that no rule fits names neither), that is the move an exact model of
-the opponent forces (see :meth:`CountingWindows.exact` and the ensemble's exact models),
-which needs no record: where a counter's window fills, the meta levels would keep
-following for a few rounds more the models that did as well until then (a count over the
-whole match), and a counter that takes over from another opponent (a switcher's next
-member) is named as soon as the windows that fitted the one before have missed, after a
-test more for each ninefold of such starts (each is another chance of a fit by luck).
-Billings 1999, the "freqbot" family, with the window, the target and the tie rule left
-open; packed fields of :mod:`roshambo.engine.kernel`, as the ensemble's scores are.
+or count the whole match. This predictor follows every window from 1 to ``max_window`` and
+the whole match at once (Billings 1999, the "freqbot" family, with the window, the target
+and the tie rule left open):
+
+- Counts: a side's counts over every window are packed fields (:mod:`roshambo.engine.kernel`),
+  one integer per move, kept in O(1) big-integer operations a round (the last N moves are
+  the new one and the last N - 1 before it).
+- Records: every round, for every window and target (most, least) at once, whether their
+  move beat a move leading (trailing) the window's counts; the best record is followed,
+  each kept within ``lead`` hits of the best (fixed share, Herbster & Warmuth 1998). A hit
+  on a tie is credited by the moves tied (``split_ties``), or where the window's best tie
+  rules (a fixed preference, the first to enter, the last seen), learnt from its own ties,
+  name the move beaten (``tie_rules``).
+- Tie contexts: where the followed window's counts tie, the tied move the opponent picks,
+  learnt by the order the moves entered the window and the last seen, backing off to
+  coarser contexts (prediction by partial matching, Cleary & Witten 1984).
+- Exact model: the windows and targets hit by every move since the last round none was,
+  with the tie rules that fitted each pair's ties, force a move when they agree
+  (:meth:`CountingWindows.exact`, specified by :func:`.reference.windows_exact_by_rescan`).
+- Carried into a new match (:meth:`CountingWindows.new_match`), the window is chosen by a
+  decayed hit score; one offered an identical predictor's counts (``share``) reads them.
+
+Why each rule is as it is: docs/experiments.md ("Design notes moved from the code").
 """
 
 from __future__ import annotations

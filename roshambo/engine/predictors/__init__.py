@@ -29,7 +29,8 @@ Factory = Callable[[random.Random], Predictor]
 
 # The models of an opponent whose state outlives a match (an fCC bot's mutable defaults):
 # counting what followed our last 1 to 3 moves (the calibrated chains, every turn) or 1 to 6
-# (the decayed contexts), counting our last N moves or all of them, and cycling. Each also runs
+# (the decayed contexts), counting our last N moves or all of them, cycling, and answering
+# our move k rounds back (whose first k replies of a match answer the last match). Each also runs
 # carried over from earlier matches (see carried.py); the other models read what any
 # opponent does within a match, and carried copies of them bought nothing in our
 # measurements.
@@ -41,6 +42,7 @@ CARRIED = (
     "windows200-mine",
     "frequency-ties",
     "period40-their",
+    "lags16-mine",
 )
 
 

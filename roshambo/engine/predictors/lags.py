@@ -33,6 +33,7 @@ class LaggedRolls(WorksInOneHalf):
         if check_source(reference) == "both":
             raise ValueError(f"invalid reference {reference!r}: expected 'their' or 'mine'")
         self.reference = reference
+        self.source = reference  # the side whose moves it reads (what a carried copy needs)
         self.max_lag = check_positive(max_lag, "max_lag")
         self.decay = check_decay(decay, "decay")
         if isinstance(min_hits, bool) or not isinstance(min_hits, (int, float)) or not min_hits > 0:

@@ -47,7 +47,10 @@ SHIM = "numpy1-scalars"
 # [bot path, repetition, seed] in argv[1]; one JSON line a match out.
 CHILD = """
 import inspect, json, sys
-from roshambo.arena.tournaments import play_match, resolve
+try:
+    from roshambo.arena.tournaments import play_match, resolve
+except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
+    from roshambo.arena import play_match, resolve
 games, shims, jobs = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 takes_shims = "shims" in inspect.signature(resolve).parameters
 ai = resolve("ai", throws=games)

@@ -52,7 +52,10 @@ from roshambo.apps import options  # noqa: E402 (the checkout's package, put on 
 # Each child reads its jobs as JSON from argv and prints one JSON result a line.
 PLAY = """
 import json, sys
-from roshambo.arena.tournaments import play_match, resolve
+try:
+    from roshambo.arena.tournaments import play_match, resolve
+except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
+    from roshambo.arena import play_match, resolve
 for a, b, games, seed in json.loads(sys.argv[1]):
     r = play_match(resolve(a, throws=games), resolve(b, throws=games), games, seed)
     print(json.dumps([r.wins, r.losses, r.ties]), flush=True)
@@ -60,7 +63,10 @@ for a, b, games, seed in json.loads(sys.argv[1]):
 FCC = """
 import contextlib, io, json, random, sys
 import RPS, RPS_game
-from roshambo.engine.agent import Agent
+try:
+    from roshambo.engine.agent import Agent
+except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
+    from roshambo.agent import Agent
 RPS.player.__defaults__[0].append(Agent(random.Random(int(sys.argv[1]))))
 for name in json.loads(sys.argv[2]):
     bot = getattr(RPS_game, name)
@@ -80,7 +86,10 @@ for name in json.loads(sys.argv[2]):
 """
 SPEED = """
 import json, random, sys, time
-from roshambo.arena.tournaments import resolve
+try:
+    from roshambo.arena.tournaments import resolve
+except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
+    from roshambo.arena import resolve
 def per_move(name, moves, seed):
     player = resolve(name, throws=moves)(random.Random(seed))
     rng = random.Random(seed + 1)

@@ -11,8 +11,10 @@ result minus the reference's, match by match, with the standard error over the p
 
 - **fCC**: games lost a match, the four bots in ``main.py``'s order and then the unit
   tests', in one interpreter per hash seed (state carried, as a learner runs them);
-- **relatives**: games lost a fresh match against a sample of every family of the grid
-  (every n-th member, ``roshambo.opponents.relatives.member_grid``);
+- **relatives**: games lost a match against a sample of every family of the grid (every
+  n-th member, ``roshambo.opponents.relatives.member_grid``), fresh and then twice carrying
+  the member's state (``new_match``, as ``RPS.player`` does), as benchmarks/relatives.py
+  plays them;
 - **classic**: score a match against a sample of the classic field (needs open_spiel);
 - **public**: score a match against each bot file of ``--public DIR``;
 - **adversaries**: score a match against the zoo's bots that model us;
@@ -22,8 +24,8 @@ result minus the reference's, match by match, with the standard error over the p
 A line is ``LOSS`` when the candidate is worse by more than two standard errors, ``gain``
 when better by more; keep an engine change only with no LOSS and a gain somewhere. The
 default size takes about 7 minutes on 2 cores with the 21 public bots (docs/benchmarks.md);
-``--scale`` multiplies every count. REF must have ``roshambo.arena.tournaments.play_match`` and
-``resolve`` (any ref since the arena).
+``--scale`` multiplies every count. REF must have the arena's ``play_match`` and ``resolve``
+(any ref since the arena; before the engine / arena / apps layout, in ``roshambo.arena``).
 """
 
 from __future__ import annotations
@@ -102,6 +104,33 @@ def per_move(name, moves, seed):
 ai = min(per_move("ai", 1000, s) for s in range(3))
 chain = min(per_move("markov", 20000, s) for s in range(3))  # a chain's move is short
 print(json.dumps(ai / chain))
+"""
+# One worker's members: a JSON list of [spec, seed] in argv[1]; out, a JSON line a member: the
+# games lost in its fresh match and in the two that carry its state.
+RELATIVES = """
+import json, random, sys
+try:
+    from roshambo.engine.agent import Agent
+except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
+    from roshambo.agent import Agent
+from roshambo.opponents import make_opponent
+for spec, seed in json.loads(sys.argv[1]):
+    bot = make_opponent(spec, random.Random(seed ^ 0x5EED))
+    rng = random.Random(seed)
+    engine = Agent(rng)
+    lost = []
+    for number in range(3):
+        if number:
+            engine.new_match()  # the member keeps its state
+            rng.seed(seed + 7919 * number)
+        losses = 0
+        ours = theirs = None
+        for _ in range(1000):
+            a, b = engine.move(theirs), bot.move(ours)
+            losses += (a - b) % 3 == 2
+            ours, theirs = a, b
+        lost.append(losses)
+    print(json.dumps(lost), flush=True)
 """
 ORDER = ["quincy", "abbey", "kris", "mrugesh", "abbey", "kris", "mrugesh", "quincy"]
 CLASSIC = [
@@ -209,10 +238,19 @@ def relatives(trees: Sequence[Path], every: int, seeds: int, workers: int) -> Li
     from roshambo.opponents.relatives import member_grid
 
     sample = member_grid()[::every]
-    jobs = [("ai", spec, 1000, 7919 * s + i) for s in range(seeds) for i, spec in enumerate(sample)]
-    return _scored(
-        f"relatives ({len(sample)} members)", "games lost a match", trees, jobs, workers, lost=True
-    )
+    jobs = [(spec, 7919 * s + i) for s in range(seeds) for i, spec in enumerate(sample)]
+    lost = []
+    for tree in trees:
+        chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
+        runs = [([json.dumps(chunk)], {}) for chunk in chunks]
+        outs = public_bots.run_children(tree, RELATIVES, runs, workers)
+        per_job: list[list[int]] = [[] for _ in jobs]
+        for i, out in enumerate(outs):
+            for k, line in enumerate(out):
+                per_job[i + k * workers] = json.loads(line)
+        lost.append([float(x) for matches in per_job for x in matches])
+    name = f"relatives ({len(sample)} members, fresh and carrying state)"
+    return _line(name, "games lost a match", lost[0], lost[1], False)
 
 
 def classic(trees: Sequence[Path], reps: int, workers: int) -> Line | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from roshambo.engine.ensemble import Ensemble, EnsembleConfig
-from roshambo.engine.hedging import NO_MOVE, BeatenRun, Exposure, Hedge, LosingRecord, ThompsonTrust
+from roshambo.engine.hedging import BeatenRun, Exposure, Hedge, LosingRecord, ThompsonTrust
+from roshambo.engine.moves import NO_MOVE
 from roshambo.opponents import make_opponent
 
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .hedging import BeatenRun, Exposure, Hedge, LosingRecord, ThompsonTrust
-from .lineup import NO_MOVE, LineUp
-from .moves import Move
+from .lineup import LineUp
+from .moves import NO_MOVE, Move
 from .predictors import PREDICTORS, Factory
 from .predictors.base import check_decay
 from .scoring import StrategyBoard

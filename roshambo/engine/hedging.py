@@ -26,9 +26,8 @@ import math
 import random
 from statistics import NormalDist
 
-from .moves import Move
+from .moves import NO_MOVE, Move
 
-NO_MOVE = 3  # no deterministic choice this round (a silent one, or the hedge was certain)
 # For X ~ Beta(a, b) with integers a, b: P(X <= c) = P(Binomial(a + b - 1, c) >= a), which
 # Hoeffding's inequality bounds by exp(-2 (a - c (a + b - 1)) ** 2 / (a + b - 1)); the tail
 # only grows as a falls or b rises, so for real a, b the bound at floor(a), ceil(b) gives

@@ -19,11 +19,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .moves import Move
+from .moves import NO_MOVE, Move
 from .predictors import Factory, Predictor
 from .predictors.base import check_capabilities, real_side, works_as
-
-NO_MOVE = 3  # what a silent half expects (as hedging.NO_MOVE)
 
 
 class LineUp:

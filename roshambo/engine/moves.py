@@ -15,6 +15,9 @@ ROCK: Final = 0
 PAPER: Final = 1
 SCISSORS: Final = 2
 MOVES: Final = (ROCK, PAPER, SCISSORS)
+# in place of a move where there is none (a silent prediction, no deterministic choice): the
+# index after the three moves in tables of them
+NO_MOVE: Final = 3
 LETTERS: Final = "RPS"
 NAMES: Final = ("rock", "paper", "scissors")
 ACCEPTED: Final = '"R", "P", "S", or "" to start a match'

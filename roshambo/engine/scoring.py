@@ -25,8 +25,8 @@ from collections.abc import Callable
 from itertools import chain, repeat
 
 from .kernel import PackedFields
-from .lineup import NO_MOVE, LineUp
-from .moves import Move
+from .lineup import LineUp
+from .moves import NO_MOVE, Move
 
 FIELD_BITS = 56  # a strategy's packed field (the keys need 50 bits)
 STREAK_BITS = 20  # winning streaks are kept below 2 ** 20 rounds

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .lineup import NO_MOVE, LineUp
-from .moves import Move
+from .lineup import LineUp
+from .moves import NO_MOVE, Move
 from .scoring import StrategyBoard
 
 # ROTATED[theirs][move]: rewards of the meta rotations r = 0, 1, 2, which play move + r

@@ -124,20 +124,18 @@ class CountingWindows(WorksInOneHalf):
         # a field per window (counts, entries: ``_per_window``), and per window and target
         # (MOST's fields, then LEAST's: records, scores, hits, tie rules: ``_per_target``)
         self._per_window = per_window = PackedFields(FIELD, fields)
-        self._per_target = per_target = PackedFields(FIELD, 2 * fields)
-        self._ones = per_window.ones
-        self._guard = per_window.guards
+        self._per_target = PackedFields(FIELD, 2 * fields)
         self._windows = per_window.full ^ per_window.placed(per_window.mask, self.max_window)
         self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
-        self._window_ones = self._ones & self._windows  # one in every window's field
+        self._window_ones = per_window.ones & self._windows  # one in every window's field
         self._whole_bit = per_window.placed(1, self.max_window)  # one in the whole match's field
-        self._window_fields = per_window.full  # MOST's fields, a record's or a bit's
-        self._both_ones = per_target.ones  # a field per window and target
         # per k, the windows' fields that do not count a move last played k + 1 moves ago (the
         # first k; see _track_entries); and per field and target, those that do not (do)
         self._fresh = tuple(per_window.section(self._window_ones, 0, k) for k in range(fields))
         self._uncounted_at = tuple(self._both_kinds(fresh, fresh) for fresh in self._fresh)
-        self._counted_at = tuple(self._both_ones ^ uncounted for uncounted in self._uncounted_at)
+        self._counted_at = tuple(
+            self._per_target.ones ^ uncounted for uncounted in self._uncounted_at
+        )
         full_score = HIT << DECAY_SHIFT
         self._threshold = int(full_score * (1 - (1 - 2**-DECAY_SHIFT) ** min_score)) - 1
         self.reset()
@@ -173,7 +171,7 @@ class CountingWindows(WorksInOneHalf):
         # the windows and targets hit every round since the last round none was (see exact), a
         # bit per field as in the records; the move they force next, and how many such moves
         # were played since a forced move was not
-        self._consistent = self._both_ones
+        self._consistent = self._per_target.ones
         self._forced: Move | None = None
         self._tests = 0
         # how often every window has missed since reset, and the tests a model found since the
@@ -185,13 +183,13 @@ class CountingWindows(WorksInOneHalf):
         self._fits = self._every_rule()
         # per pair i, the fields (a bit per window, as the counts) where i entered the counted
         # moves before i + 1 (see _track_entries); where neither is counted, R, P, S order
-        self._entered = [ahead * self._ones for ahead in ABSENT_AHEAD]
+        self._entered = [ahead * self._per_window.ones for ahead in ABSENT_AHEAD]
         # per pair i, where the rule that enters first (sees last) names i before i + 1, a
         # bit per field and target, once asked for (see _verdicts), until the counts change
         self._ahead: list[tuple[int, int] | None] = [None, None, None]
         # per pair of moves x, y (at 3x + y), the guard bits of the fields where x's count is
         # at least y's (see _agreed): with no moves counted, every field
-        self._at_least = (self._guard,) * 9
+        self._at_least = (self._per_window.guards,) * 9
 
     def new_match(self) -> None:
         """A new match, maybe against another opponent (see :mod:`.carried`): from here on
@@ -294,7 +292,7 @@ class CountingWindows(WorksInOneHalf):
                         fits[ENTERED_FIRST] ^= entered_fit & entered
                         fits[SEEN_LAST] ^= last_fit & last
                 if not consistent:  # every window missed: each starts over from here
-                    self._consistent, self._tests = self._both_ones, 0
+                    self._consistent, self._tests = self._per_target.ones, 0
                     self._restarts += 1
                     if (
                         self._restarts == 9 ** (self._handicap + 1) - 1
@@ -366,7 +364,9 @@ class CountingWindows(WorksInOneHalf):
         return None if self._owner is not None else self._exact
 
     def _exact(self) -> tuple[Move, int] | None:
-        """(Specified by :func:`.reference.windows_exact_by_rescan`.) The move the windows and targets hit by every move of the side since the last round none
+        """(Specified by :func:`.reference.windows_exact_by_rescan`.)
+
+        The move the windows and targets hit by every move of the side since the last round none
         was force, with how many such forced moves the side has played since one was not (less a
         handicap, below); None if those that name a move do not all name one. A window names its
         single leader (trailer); where its counts tie, the move that every tie rule still
@@ -393,8 +393,8 @@ class CountingWindows(WorksInOneHalf):
         still fitting each pair of its tied moves names first; a pair that no rule fits names
         neither (a tie rule of another kind, or a window hit by chance where any of the tied
         moves would do)."""
-        consistent, guard = self._consistent, self._guard
-        per_window = self._per_window
+        consistent, per_window = self._consistent, self._per_window
+        guard = per_window.guards
         at_least, low_flags = per_window.at_least, per_window.low_flags
         # per pair of moves x, y (at 3x + y): guard flags where x's count is at least y's
         # (the next round's scoring reads them)
@@ -462,7 +462,7 @@ class CountingWindows(WorksInOneHalf):
 
     def _every_rule(self) -> list[list[int]]:
         """Every tie rule fitting every field, per pair of moves (see reset)."""
-        return [[self._both_ones] * 4 for _ in range(3)]
+        return [[self._per_target.ones] * 4 for _ in range(3)]
 
     def _track_entries(self, move: Move) -> None:
         """After ``move`` is counted, which move of each pair entered each window first (see
@@ -475,7 +475,7 @@ class CountingWindows(WorksInOneHalf):
         if len(positions) > 1:  # new in the windows that do not count its play before
             fresh = self._fresh[min(positions[-1] - positions[-2], self._fields - 1)]
         else:
-            fresh = self._ones
+            fresh = self._per_window.ones
         windows, up = self._windows, self._per_window.shifted
         (e0, e1, e2), (a0, a1, a2) = self._entered, ABSENT_AHEAD  # per pair
         entered = [
@@ -483,7 +483,7 @@ class CountingWindows(WorksInOneHalf):
             up(e1, 1) & windows | e1 & whole_bit | a1,
             up(e2, 1) & windows | e2 & whole_bit | a2,
         ]
-        entered[move] &= self._ones ^ fresh  # the new move after the next one
+        entered[move] &= self._per_window.ones ^ fresh  # the new move after the next one
         entered[(move + 2) % 3] |= fresh  # and after the one before it
         self._entered = entered
         self._ahead = [None, None, None]
@@ -504,7 +504,7 @@ class CountingWindows(WorksInOneHalf):
             # move, or not, looked up by how long ago it was last played)
             if last[first] > last[second]:  # first counted wherever second is, and seen later
                 if absent_ahead:
-                    seen = self._both_ones
+                    seen = self._per_target.ones
                 else:
                     seen = (
                         self._counted_at[min(latest - last[second], top)]
@@ -515,7 +515,7 @@ class CountingWindows(WorksInOneHalf):
                 seen = (
                     self._uncounted_at[min(latest - last[first], top)]
                     if last[first] >= 0
-                    else self._both_ones
+                    else self._per_target.ones
                 )
             else:
                 seen = 0
@@ -565,7 +565,7 @@ class CountingWindows(WorksInOneHalf):
 
     def _kinds(self, both: int) -> tuple[int, int]:
         """Flags (or fields) per window and target as MOST's and LEAST's, per window."""
-        return both & self._window_fields, both >> self._least_shift
+        return both & self._per_window.full, both >> self._least_shift
 
     def _either_kind(self, both: int) -> int:
         """Flags per window and target as flags per window, set where either target's is."""

@@ -45,12 +45,18 @@ SHIM = "numpy1-scalars"
 
 # One worker's matches, played by the engine of the tree on its PYTHONPATH: a JSON list of
 # [bot path, repetition, seed] in argv[1]; one JSON line a match out.
-CHILD = """
-import inspect, json, sys
+# The arena's play_match and resolve, in a tree of this layout or of one from before it
+# (350aac0), for the child scripts here and in the scorecard.
+ARENA = """
 try:
     from roshambo.arena.tournaments import play_match, resolve
-except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
+except ImportError:  # a tree from before the engine / arena / apps layout
     from roshambo.arena import play_match, resolve
+"""
+CHILD = (
+    ARENA
+    + """
+import inspect, json, sys
 games, shims, jobs = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 takes_shims = "shims" in inspect.signature(resolve).parameters
 ai = resolve("ai", throws=games)
@@ -60,6 +66,7 @@ for path, rep, seed in jobs:
     forfeit = result.forfeit.error if result.forfeit is not None else None
     print(json.dumps([path, rep, result.wins, result.losses, result.ties, forfeit]), flush=True)
 """
+)
 
 
 @dataclass(frozen=True)

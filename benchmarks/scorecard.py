@@ -52,23 +52,27 @@ import public_bots  # noqa: E402 (a sibling script)
 from roshambo.apps import options  # noqa: E402 (the checkout's package, put on the path above)
 
 # Each child reads its jobs as JSON from argv and prints one JSON result a line.
-PLAY = """
-import json, sys
+# The engine's Agent, in a tree of this layout or of one from before it (350aac0).
+AGENT = """
 try:
-    from roshambo.arena.tournaments import play_match, resolve
-except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
-    from roshambo.arena import play_match, resolve
+    from roshambo.engine.agent import Agent
+except ImportError:  # a tree from before the engine / arena / apps layout
+    from roshambo.agent import Agent
+"""
+PLAY = (
+    public_bots.ARENA
+    + """
+import json, sys
 for a, b, games, seed in json.loads(sys.argv[1]):
     r = play_match(resolve(a, throws=games), resolve(b, throws=games), games, seed)
     print(json.dumps([r.wins, r.losses, r.ties]), flush=True)
 """
-FCC = """
+)
+FCC = (
+    AGENT
+    + """
 import contextlib, io, json, random, sys
 import RPS, RPS_game
-try:
-    from roshambo.engine.agent import Agent
-except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
-    from roshambo.agent import Agent
 RPS.player.__defaults__[0].append(Agent(random.Random(int(sys.argv[1]))))
 for name in json.loads(sys.argv[2]):
     bot = getattr(RPS_game, name)
@@ -86,12 +90,11 @@ for name in json.loads(sys.argv[2]):
     beats = {"R": "P", "P": "S", "S": "R"}
     print(json.dumps(sum(beats[a] == b for a, b in zip(ours, theirs))), flush=True)
 """
-SPEED = """
+)
+SPEED = (
+    public_bots.ARENA
+    + """
 import json, random, sys, time
-try:
-    from roshambo.arena.tournaments import resolve
-except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
-    from roshambo.arena import resolve
 def per_move(name, moves, seed):
     player = resolve(name, throws=moves)(random.Random(seed))
     rng = random.Random(seed + 1)
@@ -105,14 +108,13 @@ ai = min(per_move("ai", 1000, s) for s in range(3))
 chain = min(per_move("markov", 20000, s) for s in range(3))  # a chain's move is short
 print(json.dumps(ai / chain))
 """
+)
 # One worker's members: a JSON list of [spec, seed] in argv[1]; out, a JSON line a member: the
 # games lost in its fresh match and in the two that carry its state.
-RELATIVES = """
+RELATIVES = (
+    AGENT
+    + """
 import json, random, sys
-try:
-    from roshambo.engine.agent import Agent
-except ImportError:  # a tree from before the engine / arena / apps layout (350aac0)
-    from roshambo.agent import Agent
 from roshambo.opponents import make_opponent
 for spec, seed in json.loads(sys.argv[1]):
     bot = make_opponent(spec, random.Random(seed ^ 0x5EED))
@@ -132,6 +134,7 @@ for spec, seed in json.loads(sys.argv[1]):
         lost.append(losses)
     print(json.dumps(lost), flush=True)
 """
+)
 ORDER = ["quincy", "abbey", "kris", "mrugesh", "abbey", "kris", "mrugesh", "quincy"]
 CLASSIC = [
     "greenberg",
@@ -182,10 +185,13 @@ class Line:
         return "level"
 
 
-def _plays(tree: Path, jobs: list[tuple[str, str, int, int]], workers: int) -> list[list[int]]:
-    """[wins, losses, ties] of each (a, b, games, seed), in order."""
+def _plays(
+    tree: Path, jobs: Sequence[Sequence[object]], workers: int, script: str = PLAY
+) -> list[list[int]]:
+    """What ``script`` prints for each job, in order: by default [wins, losses, ties] of each
+    (a, b, games, seed); the jobs dealt round-robin to ``workers`` children."""
     chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
-    outs = public_bots.run_children(tree, PLAY, [([json.dumps(c)], {}) for c in chunks], workers)
+    outs = public_bots.run_children(tree, script, [([json.dumps(c)], {}) for c in chunks], workers)
     results: list[list[int]] = [[] for _ in jobs]
     for i, out in enumerate(outs):
         for k, line in enumerate(out):
@@ -239,16 +245,10 @@ def relatives(trees: Sequence[Path], every: int, seeds: int, workers: int) -> Li
 
     sample = member_grid()[::every]
     jobs = [(spec, 7919 * s + i) for s in range(seeds) for i, spec in enumerate(sample)]
-    lost = []
-    for tree in trees:
-        chunks = [jobs[i::workers] for i in range(workers) if jobs[i::workers]]
-        runs = [([json.dumps(chunk)], {}) for chunk in chunks]
-        outs = public_bots.run_children(tree, RELATIVES, runs, workers)
-        per_job: list[list[int]] = [[] for _ in jobs]
-        for i, out in enumerate(outs):
-            for k, line in enumerate(out):
-                per_job[i + k * workers] = json.loads(line)
-        lost.append([float(x) for matches in per_job for x in matches])
+    lost = [
+        [float(x) for matches in _plays(tree, jobs, workers, RELATIVES) for x in matches]
+        for tree in trees
+    ]
     name = f"relatives ({len(sample)} members, fresh and carrying state)"
     return _line(name, "games lost a match", lost[0], lost[1], False)
 

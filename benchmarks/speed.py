@@ -21,8 +21,9 @@ tracemalloc slows everything down), per move.
 against random moves, the engine as a whole; the engine with every call into its predictors
 (updates and the exact and doubt queries) answered from a record of the same match, which
 leaves the meta levels alone (less the cost of reading the record, timed by itself); and
-each predictor's updates, both halves, timed call by call (less the cost of the timing,
-timed on an empty call); beside the chain, all interleaved, medians over the matches. The
+each predictor's updates, both halves, and each shared feature's (named in brackets: the
+work several halves read, done once a round) timed call by call (less the cost of the
+timing, timed on an empty call); beside the chain, all interleaved, medians over the matches. The
 sum of the parts need not be the whole: caches and the timer's own calls differ between
 the runs.
 
@@ -305,7 +306,8 @@ def format_breakdown(breakdown: Breakdown) -> str:
         [
             f"where the engine's time goes: {breakdown.matches} fresh matches of {breakdown.moves:,} moves "
             f"against random moves, medians (seed {breakdown.seed}); the meta levels with the predictors' "
-            "answers replayed, each predictor's updates (both halves) timed call by call",
+            "answers replayed, each predictor's updates (both halves) and each shared feature's "
+            "([in brackets]) timed call by call",
             _table(["part", "µs/move", "chains"], rows),
         ]
     )

@@ -27,6 +27,7 @@ from roshambo.engine.predictors import (
     MarkovChain,
 )
 from roshambo.engine.predictors.base import Capabilities, PredictorBase
+from roshambo.engine.predictors.features import Features
 from roshambo.opponents import make_opponent
 
 
@@ -77,7 +78,7 @@ def test_the_line_up_carries_over_the_models_it_names_and_no_other() -> None:
         model = PREDICTORS[name](random.Random(0))
         fresh = PREDICTORS[name.removeprefix("carried-")](random.Random(0))
         assert model.capabilities == dataclasses.replace(
-            fresh.capabilities, carried=True, new_match=True, shares=True, tells_borrowing=False
+            fresh.capabilities, carried=True, new_match=True
         )  # in the same halves, offering what the fresh one offers
 
 
@@ -108,7 +109,9 @@ def test_a_carried_model_that_never_played_proof_running_stays_silent() -> None:
 
 def test_a_mirrored_carried_model_is_checked_against_the_opponents_real_move() -> None:
     model = CarriedOver(FrequencyCounter())
-    model.share({}, mirrored=True)  # shown swapped histories: their_move is ours, my_move theirs
+    model.join(
+        Features(), mirrored=True
+    )  # shown swapped histories: their_move is ours, my_move theirs
     said = [
         model.update(m % 3, 0) for m in range(1, 7)
     ]  # it predicts our rock; they answer 1, 2, 0, ...
@@ -189,12 +192,20 @@ def test_until_the_first_new_match_a_carried_model_follows_its_fresh_twin_and_th
     ensemble.new_match()
     assert [half._inner for half in halves(ensemble, "kept")] == list(fresh)
     assert all(new is not old for new, old in zip(halves(ensemble, "fresh"), fresh))
-    # a carried model whose twin may borrow work from another predictor does its own work
+    # a twin that reads shared features it made hands them over with itself: the carried
+    # model's own hub updates them from then on
     lineup = {
         "history": PREDICTORS["history-their@1000"],
         "kept": lambda rng: CarriedOver(PREDICTORS["history-their@1000"](rng)),
     }
-    assert Ensemble(random.Random(2), factories=lineup)._lineup._twin_of == {}
+    ensemble = Ensemble(random.Random(2), factories=lineup)
+    (twin, _), (kept_half, _) = halves(ensemble, "history"), halves(ensemble, "kept")
+    assert kept_half._twin is twin
+    play_rounds(ensemble, [0, 1, 2] * 5)
+    ensemble.new_match()
+    assert kept_half._inner is twin and len(kept_half._features) == 1
+    play_rounds(ensemble, [0, 1, 2] * 5)
+    assert len(twin._theirs) == 30 and twin.found is not None
 
 
 def test_a_carried_model_says_what_the_twin_it_took_over_can_say() -> None:
@@ -214,42 +225,44 @@ def test_a_carried_model_says_what_the_twin_it_took_over_can_say() -> None:
 
     carried = CarriedOver(Recorder())
     twin = Exact()
-    carried.share({}, False)
-    carried.follow(twin)
+    carried.join(Features(), False)
+    carried.follow(twin, [])
     assert carried.exact is None
     twin.update(0, 2)
     carried.adopt()
     assert carried.exact is not None and carried.exact() == (2, 1)
 
 
-def test_a_carried_model_does_its_own_work_when_its_fresh_twin_borrows_anothers() -> None:
-    """A new match rebuilds a borrowing twin's owner: taken over, the twin would read counts
-    that no longer move. So a carried model follows a twin that may borrow only where it did
-    not (the owner), and otherwise works from the first round."""
-    owner = lambda rng: CountingWindows("mine", 16)  # noqa: E731
-    borrower = lambda rng: CountingWindows("mine", 16, split_ties=True)  # noqa: E731
+def test_a_carried_model_does_its_own_work_when_its_fresh_twin_reads_anothers_feature() -> None:
+    """A new match rebuilds the hub: a twin taken over with a feature another predictor made
+    would read counts that no longer move. So a carried model follows only a twin that made
+    every feature it reads, and otherwise works from the first round."""
+    first = lambda rng: CountingWindows("mine", 16)  # noqa: E731
+    second = lambda rng: CountingWindows("mine", 16, split_ties=True)  # noqa: E731
     lineup = {
-        "owner": owner,
-        "borrower": borrower,
-        "kept-owner": lambda rng: CarriedOver(owner(rng)),
-        "kept-borrower": lambda rng: CarriedOver(borrower(rng)),
+        "first": first,
+        "second": second,
+        "kept-first": lambda rng: CarriedOver(first(rng)),
+        "kept-second": lambda rng: CarriedOver(second(rng)),
     }
     ensemble = Ensemble(random.Random(4), factories=lineup)
-    kept_owner, kept_borrower = (
-        halves(ensemble, "kept-owner")[0],
-        halves(ensemble, "kept-borrower")[0],
+    kept_first, kept_second = (
+        halves(ensemble, "kept-first")[0],
+        halves(ensemble, "kept-second")[0],
     )
-    assert halves(ensemble, "borrower")[0].borrowing
-    assert kept_owner._twin is halves(ensemble, "owner")[0] and kept_borrower._twin is None
+    assert halves(ensemble, "second")[0]._counted is halves(ensemble, "first")[0]._counted
+    assert kept_first._twin is halves(ensemble, "first")[0] and kept_second._twin is None
     rounds = [0, 1, 2, 2, 1, 0] * 5
     play_rounds(ensemble, rounds)
-    assert kept_borrower._inner._seen == len(rounds) and not kept_borrower._inner.borrowing
+    assert kept_second._inner._counted.seen == len(rounds)
     ensemble.new_match()
-    assert kept_owner._inner._seen == len(rounds)  # the owner, taken over
+    assert kept_first._inner._counted.seen == len(rounds)  # the first, taken over
     play_rounds(ensemble, rounds)
-    for kept in (kept_owner, kept_borrower):
-        assert kept._inner._seen == 2 * len(rounds) and not kept._inner.borrowing
-    assert halves(ensemble, "borrower")[0]._owner is halves(ensemble, "owner")[0]  # the new match's
+    for kept in (kept_first, kept_second):
+        assert kept._inner._counted.seen == 2 * len(rounds)
+    # the new match's fresh ones read one new feature
+    counted = halves(ensemble, "second")[0]._counted
+    assert counted is halves(ensemble, "first")[0]._counted and counted.seen == len(rounds)
 
 
 def test_new_match_rebuilds_every_predictor_but_the_carried_ones_and_restarts_every_score() -> None:

@@ -171,7 +171,10 @@ def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
     assert speed is not None
     result = speed.measure_breakdown(moves=40, matches=2, seed=3)
     assert (result.moves, result.matches, result.seed) == (40, 2, 3)
-    assert {name for name, _ in result.predictors} == set(PREDICTORS)
+    names = {name for name, _ in result.predictors}
+    # every predictor, and every shared feature (named in brackets) that they read
+    assert {name for name in names if not name.startswith("[")} == set(PREDICTORS)
+    assert "[counts-mine@200>their]" in names and "[index-both@1000]" in names
     costs = [cost for _, cost in result.predictors]
     assert costs == sorted(costs, reverse=True) and min(costs) >= 0.0
     assert result.engine > 0.0 and result.meta > 0.0 and result.chain > 0.0

@@ -22,9 +22,11 @@ from roshambo.engine.ensemble import Choice, Ensemble, EnsembleConfig
 from roshambo.engine.hedging import SURE
 from roshambo.engine.hedging import hopeless as _hopeless
 from roshambo.engine.hedging import sure as _sure
+from roshambo.engine.lineup import LineUp
 from roshambo.engine.moves import PAPER, ROCK, Move, outcome
 from roshambo.engine.predictors import PREDICTORS, Factory, Predictor, RandomGuess
 from roshambo.engine.predictors.base import Capabilities, PredictorBase
+from roshambo.engine.predictors.features import Features
 from roshambo.opponents import make_opponent
 
 
@@ -850,21 +852,18 @@ def test_last_choice_is_the_chosen_move_with_its_reasons() -> None:
     assert ensemble.last_choice() is None
 
 
-# --- shared work and the packed argmax --------------------------------------------------------
+# --- shared features and the packed argmax --------------------------------------------------
 
 
 class Solo(PredictorBase):
-    """Another predictor that borrows nothing: its ``share`` offers it an empty pool, so it
-    only learns which half it is (a one-half predictor idles in the other)."""
-
-    borrowing = False  # so a carried model follows it (see LineUp._twin_of)
+    """Another predictor that takes no feature from the line-up's hub: the inner one joins a
+    hub of this wrapper's own, which the wrapper updates itself (as a carried model does),
+    so that it computes everything it reads alone."""
 
     @property
     def capabilities(self) -> Capabilities:
-        """The inner predictor's, passed on (its own share and new_match pass on too)."""
-        return replace(
-            self._inner.capabilities, exact=True, shares=True, tells_borrowing=True, new_match=True
-        )
+        """The inner predictor's, passed on (its exact model and new_match pass on too)."""
+        return replace(self._inner.capabilities, exact=True, new_match=True)
 
     def new_match(self) -> None:
         """Passed on: a carried model that took this one over calls it (see CarriedOver)."""
@@ -875,26 +874,33 @@ class Solo(PredictorBase):
     def __init__(self, inner: Predictor) -> None:
         self._inner = inner
         self.name = inner.name
+        self.source = inner.source
         doubt = getattr(inner, "doubt", None)
         if doubt is not None:  # a doubt bends the move: the wrapper must not hide it
             self.doubt = doubt
+        self.reset()
 
     @property
     def exact(self) -> Callable[[], tuple[Move, int] | None] | None:
-        """The inner predictor's exact model, read after ``share`` (a borrower offers none,
-        and alone the inner one borrows nothing): an exact move is played outright, so the
+        """The inner predictor's exact model, read after ``join`` (alone, the inner one is
+        the first reader of each of its features): an exact move is played outright, so the
         wrapper must not hide it."""
         return getattr(self._inner, "exact", None)
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        share = getattr(self._inner, "share", None)
-        if share is not None:
-            share({}, mirrored)
+    def join(self, features: Features, mirrored: bool) -> None:
+        self._mirrored = mirrored
+        self._inner.join(self._features, mirrored)
 
     def reset(self) -> None:
         self._inner.reset()
+        self._features = Features()
+        self._mirrored = False
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._mirrored:
+            self._features.update(their_move, my_move)
+        else:
+            self._features.update(my_move, their_move)
         return self._inner.update(my_move, their_move)
 
     def predict(self) -> Move | None:
@@ -902,21 +908,26 @@ class Solo(PredictorBase):
 
 
 @pytest.mark.parametrize("opponent", ["markov", "abbey", "debruijn", "random"])
-def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) -> None:
-    # only those that may borrow are wrapped: a carried model follows a twin that borrows
-    # nothing, in either line-up (see LineUp._twin_of), and borrows nothing itself
-    def borrows(make: Factory) -> bool:
-        probe = make(random.Random(0))
-        return probe.capabilities.shares and not probe.capabilities.carried
+def test_halves_that_read_shared_features_play_exactly_as_alone(opponent: str) -> None:
+    # every fresh predictor that reads shared features is wrapped (a carried model keeps a
+    # hub of its own anyway)
+    def reads_features(make: Factory) -> bool:
+        hub = Features()
+        for mirrored in (False, True):
+            probe = make(random.Random(0))
+            if not probe.capabilities.carried:
+                probe.join(hub, mirrored)
+        return len(hub) > 0
 
     solo: dict[str, Factory] = {
-        name: (lambda rng, make=make: Solo(make(rng))) if borrows(make) else make
+        name: (lambda rng, make=make: Solo(make(rng))) if reads_features(make) else make
         for name, make in PREDICTORS.items()
     }
+    assert sum(make is not PREDICTORS[name] for name, make in solo.items()) >= 10
 
     def matches(ensemble: Ensemble) -> list[tuple[Move, Move, Choice]]:
-        # two matches: the second's carried models took over the first's fresh twins (a
-        # borrower's owner among them), and the fresh halves borrow anew
+        # two matches: the second's carried models took over the first's fresh twins (with
+        # the features they made), and the fresh halves join a new hub
         first = play(ensemble, opponent, 20, 300)
         ensemble.new_match()
         return first + play(ensemble, opponent, 21, 300)
@@ -926,32 +937,76 @@ def test_halves_that_borrow_work_play_exactly_as_their_own_would(opponent: str) 
     )
 
 
-class Sharing(Echo):
-    """Logs when the ensemble offers it ``share`` and when it updates it."""
+def test_shared_features_are_made_once_per_key_and_read_by_several_halves() -> None:
+    lineup = LineUp(PREDICTORS)
+    lineup.build(random.Random(3), carry=False)
+    hub = lineup._features
+    keys = [feature.key for feature in hub]
+    assert len(keys) == len(set(keys))
+    readers = {}
+    for feature, _ in hub.taken:
+        readers[feature.key] = readers.get(feature.key, 0) + 1
+    # the three history indexes (one also read by the meta-player), the chains' counts, and
+    # the counts of our last 200 moves are each read by more than one half
+    assert sum(1 for n in readers.values() if n > 1) >= 5
+    assert readers[("windows", "mine", "their", 200)] == 2
+    assert readers[("history", "both", 12, 1000)] == 3
 
-    OFFERS = Capabilities(shares=True)
+
+@pytest.mark.parametrize("opponent", ["abbey", "random"])
+def test_the_halves_may_learn_a_round_in_any_order(opponent: str) -> None:
+    """The hub updates every shared feature before any half reads it: updating the halves
+    in a shuffled order each round changes nothing they say."""
+    plain, shuffled = LineUp(PREDICTORS), LineUp(PREDICTORS)
+    plain.build(random.Random(4), carry=False)
+    shuffled.build(random.Random(4), carry=False)
+    bot, ours, shuffle = (
+        make_opponent(opponent, random.Random(5)),
+        random.Random(6),
+        random.Random(7),
+    )
+    theirs: Move | None = None
+    for _ in range(300):
+        mine = ours.randrange(3)
+        theirs = bot.move(None if theirs is None else mine)
+        plain.update(mine, theirs)
+        shuffled._features.update(mine, theirs)
+        said = []
+        for updates, args in (
+            (shuffled._updates, (mine, theirs)),
+            (shuffled._mirror_updates, (theirs, mine)),
+        ):
+            order = list(range(len(updates)))
+            shuffle.shuffle(order)
+            answers = {i: updates[i](*args) for i in order}
+            said.append([answers[i] for i in range(len(updates))])
+        assert said == [plain.direct, plain.mirrored]
+
+
+class Joining(Echo):
+    """Logs when the line-up hands it the hub and when it updates it."""
 
     def __init__(self, name: str, log: list[tuple[str, object, bool | None]]) -> None:
         super().__init__()
         self.name = name
         self._log = log
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        self._log.append(("share", self, mirrored))
+    def join(self, features: Features, mirrored: bool) -> None:
+        self._log.append(("join", self, mirrored))
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         self._log.append(("update", self, None))
         return super().update(my_move, their_move)
 
 
-def test_share_is_offered_to_every_half_in_the_order_of_the_updates() -> None:
+def test_every_fresh_half_joins_the_hub_once_and_learns_every_round() -> None:
     log: list[tuple[str, object, bool | None]] = []
     ensemble = Ensemble(
         random.Random(22),
-        factories={name: lambda rng, name=name: Sharing(name, log) for name in ("one", "two")},
+        factories={name: lambda rng, name=name: Joining(name, log) for name in ("one", "two")},
     )
-    offered = [(half, mirrored) for event, half, mirrored in log if event == "share"]
-    assert [(half.name, mirrored) for half, mirrored in offered] == [  # type: ignore[attr-defined]
+    joined = [(half, mirrored) for event, half, mirrored in log if event == "join"]
+    assert [(half.name, mirrored) for half, mirrored in joined] == [  # type: ignore[attr-defined]
         ("one", False),
         ("two", False),
         ("one", True),
@@ -959,7 +1014,7 @@ def test_share_is_offered_to_every_half_in_the_order_of_the_updates() -> None:
     ]
     log.clear()
     ensemble.observe(ensemble.choose_move(), 0)
-    assert [half for _, half, _ in log] == [half for half, _ in offered]
+    assert sorted(id(half) for _, half, _ in log) == sorted(id(half) for half, _ in joined)
 
 
 def beta_tail(a: int, b: int, bar: Fraction | float) -> Fraction | float:
@@ -1207,8 +1262,8 @@ def test_a_choice_is_recorded_once() -> None:
 
 def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> None:
     """``instrument`` (for benchmarks/speed.py) routes every call into the predictors through
-    the wrapper for one match: the moves stay the same, every working half's updates come
-    through it, and a new match ends it."""
+    the wrapper for one match: the moves stay the same, every working half's updates and
+    every shared feature's come through it, and a new match ends it."""
 
     def play(ensemble: Ensemble, opponent: str, rounds: int) -> list[Move]:
         bot, moves, last = make_opponent(opponent, random.Random(5)), [], None
@@ -1238,7 +1293,10 @@ def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> Non
         for mark, indices in zip(("", "'"), instrumented._lineup.working)
         for name in (list(instrumented._lineup.factories)[i] for i in indices)
     }
-    assert updated == working and all(calls[half, "update"] == 150 for half in working)
+    features = {f"[{feature.name}]" for feature in instrumented._lineup._features}
+    assert len(features) >= 10 and not features & working
+    assert updated == working | features
+    assert all(calls[half, "update"] == 150 for half in updated)
     assert any(call == "exact" for _, call in calls)  # asked every round: a counter's windows
     instrumented.new_match()
     calls.clear()

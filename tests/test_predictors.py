@@ -42,6 +42,9 @@ from roshambo.engine.predictors import (
 )
 from roshambo.engine.predictors.base import ENTRY_ORDERS, TieContexts, argmax3, entry_code
 from roshambo.engine.predictors.decayed import DecayedContexts
+from roshambo.engine.predictors.features import Features
+from roshambo.engine.predictors.history import ContextIndex
+from roshambo.engine.predictors.markov import ChainCounts
 from roshambo.engine.predictors.meta import MetaOfAgents
 from roshambo.engine.predictors.periods import PeriodicMoves
 from roshambo.engine.predictors.reference import (
@@ -507,7 +510,7 @@ SAME_INDEX = {"their": "mine", "mine": "their", "both": "both"}
 
 @pytest.mark.parametrize("window", [None, 7])
 @pytest.mark.parametrize("source", ["their", "mine", "both"])
-def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(
+def test_history_matchers_that_read_one_shared_index_predict_as_their_own_would(
     source: str, window: int | None
 ) -> None:
     rng = random.Random(21)
@@ -515,22 +518,25 @@ def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(
         (R, t) for t in moves("RPPS" * 20)
     ]
     twin = SAME_INDEX[source]
-    owner, borrower = HistoryMatcher(source, 4, window), HistoryMatcher(twin, 4, window)
-    shared: dict[object, object] = {}
-    owner.share(shared, mirrored=False)
-    borrower.share(shared, mirrored=True)
-    assert len(shared) == 1  # one index for the two
-    # the owner as a direct half, the borrower as a mirrored one (swapped arguments)
-    assert [(owner.update(m, t), borrower.update(t, m)) for m, t in rounds] == list(
+    direct, mirrored = HistoryMatcher(source, 4, window), HistoryMatcher(twin, 4, window)
+    hub = Features()
+    direct.join(hub, mirrored=False)
+    mirrored.join(hub, mirrored=True)
+    assert len(hub) == 1  # one index for the two
+    said = []
+    for m, t in rounds:  # the hub takes the real round, a mirrored half the swapped one
+        hub.update(m, t)
+        said.append((direct.update(m, t), mirrored.update(t, m)))
+    assert said == list(
         zip(
             predictions(HistoryMatcher(source, 4, window), rounds)[1:],
             predictions(HistoryMatcher(twin, 4, window), [(t, m) for m, t in rounds])[1:],
         )
     )
-    # reset ends the borrowing: alone, the former borrower learns as a fresh matcher does
-    borrower.reset()
+    # reset leaves the hub: alone, the matcher learns as a fresh one does
+    mirrored.reset()
     alone = [(t, m) for m, t in rounds[:50]]
-    assert [borrower.update(*r) for r in alone] == predictions(
+    assert [mirrored.update(*r) for r in alone] == predictions(
         HistoryMatcher(twin, 4, window), alone
     )[1:]
 
@@ -538,32 +544,36 @@ def test_a_history_matcher_that_borrows_an_index_predicts_as_its_own_would(
 @pytest.mark.parametrize("mirrored", [False, True])
 @pytest.mark.parametrize("window", [None, 9])
 @pytest.mark.parametrize("source", ["their", "mine", "both"])
-def test_a_novelty_chain_that_borrows_counts_predicts_as_its_own_would(
+def test_a_chain_and_its_novelty_twin_read_one_shared_count_as_their_own_would(
     source: str, window: int | None, mirrored: bool
 ) -> None:
     rng = random.Random(23)
     rounds = [(rng.randrange(3), rng.choice([R, R, P, S])) for _ in range(300)]
     if mirrored:  # the ensemble shows a mirrored half the swapped histories
         rounds = [(t, m) for m, t in rounds]
-    owner, borrower = MarkovChain(3, window, source), MarkovChain(3, window, source, least=True)
-    shared: dict[object, object] = {}
-    owner.share(shared, mirrored)
-    borrower.share(shared, mirrored)
-    assert len(shared) == 1
-    assert [(owner.update(*r), borrower.update(*r)) for r in rounds] == list(
+    most, least = MarkovChain(3, window, source), MarkovChain(3, window, source, least=True)
+    hub = Features()
+    most.join(hub, mirrored)
+    least.join(hub, mirrored)
+    assert len(hub) == 1
+    said = []
+    for r in rounds:
+        hub.update(*(r[::-1] if mirrored else r))  # the real round
+        said.append((most.update(*r), least.update(*r)))
+    assert said == list(
         zip(
             predictions(MarkovChain(3, window, source), rounds)[1:],
             predictions(MarkovChain(3, window, source, least=True), rounds)[1:],
         )
     )
-    borrower.reset()  # alone again: learns as a fresh chain does
-    assert [borrower.update(*r) for r in rounds[:40]] == predictions(
+    least.reset()  # alone again: learns as a fresh chain does
+    assert [least.update(*r) for r in rounds[:40]] == predictions(
         MarkovChain(3, window, source, least=True), rounds[:40]
     )[1:]
 
 
-def test_only_identical_markov_counts_are_shared() -> None:
-    shared: dict[object, object] = {}
+def test_only_identical_markov_counts_are_one_feature() -> None:
+    hub = Features()
     for chain, mirrored in [
         (MarkovChain(2), False),
         (MarkovChain(2), True),
@@ -573,30 +583,44 @@ def test_only_identical_markov_counts_are_shared() -> None:
         (MarkovChain(2, source="both"), False),
         (MarkovChain(2, source="both"), True),
     ]:
-        chain.share(shared, mirrored)
-    assert len(shared) == 7  # the mirrored chain on our moves counts our moves, not theirs
+        chain.join(hub, mirrored)
+    assert len(hub) == 7  # the mirrored chain on our moves counts our moves, not theirs
     used = MarkovChain(2)
     used.update(R, P)
-    with pytest.raises(ValueError, match="fresh Markov chains"):
-        MarkovChain(2, least=True).share(
-            {("markov", "their", "their", 2, None): used}, mirrored=False
-        )
+    with pytest.raises(ValueError, match="'markov2-their'.*mid-match"):
+        used.join(hub, mirrored=False)
 
 
-def test_only_identical_history_indexes_are_shared() -> None:
-    shared: dict[object, object] = {}
+def test_only_identical_history_indexes_are_one_feature() -> None:
+    hub = Features()
     for matcher, mirrored in [
         (HistoryMatcher("their"), False),
         (HistoryMatcher("their"), True),
         (HistoryMatcher("mine", max_len=3), True),
         (HistoryMatcher("mine", window=9), True),
+        (HistoryMatcher("mine"), True),  # the same index as the first's
     ]:
-        matcher.share(shared, mirrored)
-    assert len(shared) == 4
+        matcher.join(hub, mirrored)
+    assert len(hub) == 4 and len(hub.taken) == 5
     used = HistoryMatcher("both")
     used.update(R, P)
-    with pytest.raises(ValueError, match="fresh history matchers"):
-        HistoryMatcher("both").share({("history", "both", 12, None): used}, mirrored=True)
+    with pytest.raises(ValueError, match="'history-both'.*mid-match"):
+        used.join(hub, mirrored=True)
+
+
+def test_a_feature_key_names_one_kind_of_work() -> None:
+    hub = Features()
+    index = hub.get(ContextIndex("their", 3, None))
+    assert hub.get(ContextIndex("their", 3, None)) is index
+    assert ChainCounts("their", "their", 3, None).key != index.key
+
+    class Impostor(ChainCounts):
+        @property
+        def key(self) -> tuple[str, str, int, int | None]:  # type: ignore[override]
+            return ("history", "their", 3, None)
+
+    with pytest.raises(ValueError, match="names both a ContextIndex and an? Impostor"):
+        hub.get(Impostor("their", "their", 3, None))
 
 
 def test_frequency_counter_window_semantics() -> None:
@@ -650,7 +674,7 @@ def test_tie_reading_frequency_in_the_mirrored_half_agrees_with_its_reference(
     window: int, least: bool, half: str
 ) -> None:
     reader = TieReadingFrequency(window, least=least, half=half)
-    reader.share({}, mirrored=True)
+    reader.join(Features(), mirrored=True)
     script = mixed_rounds(43, 250)
     got = predictions(reader, script)
     assert all(
@@ -669,7 +693,7 @@ def test_tie_reading_frequency_reads_how_a_window_counter_of_our_moves_breaks_ti
     or more, where the first of R, P, S is right at most about half the time."""
     side = make_relative(f"counter:window=10,target={target},tie={tie}", random.Random(0))
     reader = TieReadingFrequency(10, least=target == "least")
-    reader.share({}, mirrored=True)
+    reader.join(Features(), mirrored=True)
     plain = FrequencyCounter(10, least=target == "least")
     ours = random.Random(5)
     our_last: Move | None = None
@@ -732,7 +756,7 @@ def test_whole_match_tie_reading_reads_a_noisy_counter_of_our_moves(noise: float
         side = make_relative("counter:window=all,target=most,tie=first", random.Random(0))
         noisy = Noisy(side, noise, random.Random(1)) if noise else side
         reader = TieReadingFrequency(None, min_count=3)
-        reader.share({}, mirrored=True)
+        reader.join(Features(), mirrored=True)
         reader._ties = TieContexts(votes=votes)
         ours = random.Random(5)
         our_last: Move | None = None
@@ -1206,10 +1230,10 @@ def test_decayed_contexts_count_each_order_with_the_memories_it_can_tell_apart()
 
 def test_decayed_contexts_idle_in_the_direct_half() -> None:
     predictor = DecayedContexts()
-    predictor.share({}, mirrored=False)
+    predictor.join(Features(), mirrored=False)
     assert [predictor.update(m, t) for m, t in random_rounds(3, 50)] == [None] * 50
     predictor.reset()
-    predictor.share({}, mirrored=True)
+    predictor.join(Features(), mirrored=True)
     assert any(predictor.update(m, m) is not None for m, _ in random_rounds(3, 50))
 
 
@@ -1296,29 +1320,30 @@ def test_meta_of_agents_predicts_a_meta_player_of_other_memories(
 def test_meta_of_agents_idles_in_the_mirrored_half_and_reads_the_shared_pair_index() -> None:
     rounds = mixed_rounds(12, 300)
     idle = MetaOfAgents()
-    idle.share({}, mirrored=True)
+    idle.join(Features(), mirrored=True)
     assert [idle.update(m, t) for m, t in rounds] == [None] * len(rounds)
-    # in the direct half it borrows a pair index the line-up's matcher already keeps
-    owner, shared = HistoryMatcher("both", 12, 1000), {}
-    owner.share(shared, mirrored=False)
-    borrower = MetaOfAgents()
-    borrower.share(shared, mirrored=False)
-    assert len(shared) == 1
+    # in the direct half it reads the pair index the line-up's matcher reads too
+    matcher, hub = HistoryMatcher("both", 12, 1000), Features()
+    matcher.join(hub, mirrored=False)
+    reader = MetaOfAgents()
+    reader.join(hub, mirrored=False)
+    assert len(hub) == 1 and len(hub.taken) == 2
     said = []
     for m, t in rounds:
-        owner.update(m, t)
-        said.append(borrower.update(m, t))
+        hub.update(m, t)
+        matcher.update(m, t)
+        said.append(reader.update(m, t))
     assert said == predictions(MetaOfAgents(), rounds)[1:]
     assert any(s is not None for s in said)
 
 
 def test_tie_reading_frequency_for_the_mirrored_half_idles_in_the_direct_half() -> None:
     reader = TieReadingFrequency(None, min_count=3, half="mirrored")
-    reader.share({}, mirrored=False)
+    reader.join(Features(), mirrored=False)
     assert [reader.update(m, t) for m, t in random_rounds(3, 50)] == [None] * 50
     assert reader.predict() is None
     reader.reset()
-    reader.share({}, mirrored=True)
+    reader.join(Features(), mirrored=True)
     assert any(reader.update(m, t) is not None for m, t in random_rounds(3, 50))
 
 
@@ -1439,10 +1464,10 @@ def test_counting_windows_keep_every_windows_counts_packed() -> None:
         predictor.update(rng.randrange(3), move)
         theirs.append(move)
         for window in (1, 2, 7, 20):
-            packed = [(c >> (FIELD * (window - 1))) & 0x7FFF for c in predictor._counts]
+            packed = [(c >> (FIELD * (window - 1))) & 0x7FFF for c in predictor._counted.counts]
             assert packed == [theirs[-window:].count(m) for m in range(3)]
         whole = [theirs.count(m) for m in range(3)]  # the field after the last window's
-        assert [(c >> (FIELD * 20)) & 0x7FFF for c in predictor._counts] == [
+        assert [(c >> (FIELD * 20)) & 0x7FFF for c in predictor._counted.counts] == [
             n - min(whole) for n in whole
         ]
 
@@ -1715,7 +1740,7 @@ def test_tie_rule_records_count_each_fields_misfits_as_the_reference_does(seed: 
             expected = tie_rule_misfits(mine, theirs, max_window)
             for f in range(2 * fields):
                 got = [
-                    [(predictor._misfits[i][r] >> (FIELD * f)) & 0x7FFF for r in range(4)]
+                    [(predictor._counted.misfits[i][r] >> (FIELD * f)) & 0x7FFF for r in range(4)]
                     for i in range(3)
                 ]
                 assert got == expected[f], (t, f)
@@ -1737,7 +1762,7 @@ def test_tie_rules_cap_a_wrong_rules_misfits() -> None:
     assert (
         max(
             (row[r] >> (FIELD * f)) & 0x7FFF
-            for row in predictor._misfits
+            for row in predictor._counted.misfits
             for r in range(4)
             for f in range(10)
         )
@@ -1772,48 +1797,41 @@ def test_tie_rules_read_a_noisy_counters_ties_as_it_breaks_them(window: int, tie
 
 
 @pytest.mark.parametrize("reading", [{"split_ties": True}, {"tie_rules": True}])
-def test_counting_windows_borrow_the_counts_of_an_identical_owner(reading: dict[str, bool]) -> None:
-    """A counting-windows predictor offered to share after another over the same side and
-    windows reads its counts and decayed scores, keeping its own records, tie contexts and
-    choice: it says exactly what it would alone, carried into a new match and all; it must
-    be fresh, and ``reset`` ends it."""
+def test_counting_windows_that_read_one_shared_count_say_what_they_would_alone(
+    reading: dict[str, bool],
+) -> None:
+    """Counting-windows predictors over the same side and windows read one feature (the
+    counts, comparisons, decayed scores and tie rules' records), each keeping its own
+    records, tie contexts and choice: each says exactly what it would alone, carried into a
+    new match and all; only the first offers the exact model; it must be fresh, and
+    ``reset`` leaves the hub."""
     rng = random.Random(9)
     rounds = [
         (rng.randrange(3), rng.randrange(3) if rng.random() < 0.3 else i % 3) for i in range(900)
     ]
-    owner, borrower = CountingWindows("mine", 32), CountingWindows("mine", 32, lead=48, **reading)
+    first, second = CountingWindows("mine", 32), CountingWindows("mine", 32, lead=48, **reading)
     alone = CountingWindows("mine", 32, lead=48, **reading)
-    shared: dict[object, object] = {}
-    owner.share(shared, False)
-    borrower.share(shared, False)
-    alone.share({}, False)
-    assert borrower.borrowing and not owner.borrowing and not alone.borrowing
-    other = CountingWindows("mine", 16)  # other windows: its own counts
-    other.share(shared, False)
-    assert not other.borrowing
+    hub = Features()
+    first.join(hub, False)
+    second.join(hub, False)
+    assert first.exact is not None and second.exact is None and alone.exact is not None
+    other = CountingWindows("mine", 16)  # other windows: other counts
+    other.join(hub, False)
+    assert len(hub) == 2
     for i, (mine, theirs) in enumerate(rounds):
         if i == 600:
-            for predictor in (owner, borrower, alone):
+            for predictor in (first, second, alone):
                 predictor.new_match()
-        owner.update(mine, theirs)
-        assert borrower.update(mine, theirs) == alone.update(mine, theirs)
-        assert borrower._best == alone._best
-    assert borrower.predict() == alone.predict()
-    late = CountingWindows("mine", 32)
-    with pytest.raises(ValueError, match="fresh"):
-        late.share(shared, False)
-    with pytest.raises(RuntimeError, match="update it first"):
-        borrower.update(R, P)  # before its owner: it would read last round's comparison
-    owner.update(R, P)
-    borrower.update(R, P)
-    owner.reset()
-    owner.update(R, P)
-    with pytest.raises(RuntimeError, match="has seen 1 rounds"):
-        borrower.update(R, P)  # the owner was reset: its counts are not this match's
-    borrower.reset()
-    assert not borrower.borrowing
-    borrower.update(R, P)
-    assert borrower._seen == 1
+        hub.update(mine, theirs)
+        first.update(mine, theirs)
+        assert second.update(mine, theirs) == alone.update(mine, theirs)
+        assert second._best == alone._best
+    assert second.predict() == alone.predict()
+    with pytest.raises(ValueError, match="mid-match"):
+        second.join(Features(), False)
+    second.reset()
+    second.update(R, P)
+    assert second._counted.seen == 1 and second._counted is not first._counted
 
 
 @pytest.mark.parametrize(
@@ -1977,23 +1995,23 @@ def test_counting_windows_exact_never_names_a_counters_move_wrongly(
         predictor.update(ours[-1], theirs)
 
 
-def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
-    """Of two counting windows sharing counts, only the owner offers ``exact`` (the borrower
-    would say the same), so the ensemble asks one; idle in its other half, it says nothing;
-    carried over, the windows' exact model spans matches (see the comments below)."""
+def test_counting_windows_exact_is_asked_of_the_first_reader_only() -> None:
+    """Of two counting windows reading one feature, only the first offers ``exact`` (the
+    second would say the same), so the ensemble asks one; idle in its other half, it says
+    nothing; carried over, the windows' exact model spans matches (see the comments below)."""
     from roshambo.engine.ensemble import Ensemble
     from roshambo.engine.predictors.carried import CarriedOver
 
-    shared: dict[object, object] = {}
-    owner, borrower = (
+    hub = Features()
+    first, second = (
         CountingWindows("mine", 16, half="direct"),
         CountingWindows("mine", 16, half="direct", lead=48),
     )
-    owner.share(shared, False)
-    borrower.share(shared, False)
-    assert callable(owner.exact) and borrower.exact is None
+    first.join(hub, False)
+    second.join(hub, False)
+    assert callable(first.exact) and second.exact is None
     idle = CountingWindows("mine", 16, half="direct")
-    idle.share({}, True)
+    idle.join(Features(), True)
     idle.update(R, P)
     assert idle.exact() is None
     ensemble = Ensemble(random.Random(1))
@@ -2006,7 +2024,7 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
         counter of our last 4 moves, or in the first match ``first`` ("random") moves."""
         bot = make_relative("counter:window=4,target=most,tie=RPS")
         carried = CarriedOver(CountingWindows("mine", 16, half="direct"))
-        carried.share({}, False)
+        carried.join(Features(), False)
         rng = random.Random(2)
         mine: Move | None = None
         tests = []
@@ -2035,17 +2053,17 @@ def test_counting_windows_exact_is_asked_of_the_counts_owner_only() -> None:
     assert max(found[40:80]) >= 20 and found[80] == -1 and max(found[80:]) >= 20, found
 
 
-def test_counting_windows_share_only_within_one_half() -> None:
+def test_counting_windows_read_one_feature_only_within_one_half() -> None:
     """The two halves of one predictor count different real sides (a mirrored half is
-    shown the histories swapped): offered the same pool, neither borrows the other's."""
-    shared: dict[object, object] = {}
+    shown the histories swapped): from the same hub, each takes its own counts."""
+    hub = Features()
     direct, mirrored = CountingWindows("mine", 16), CountingWindows("mine", 16)
-    direct.share(shared, False)
-    mirrored.share(shared, True)
-    assert not direct.borrowing and not mirrored.borrowing
+    direct.join(hub, False)
+    mirrored.join(hub, True)
+    assert len(hub) == 2 and direct._counted is not mirrored._counted
     twin = CountingWindows("mine", 16, split_ties=True)
-    twin.share(shared, True)
-    assert twin.borrowing and twin._owner is mirrored
+    twin.join(hub, True)
+    assert len(hub) == 2 and twin._counted is mirrored._counted
 
 
 def test_counting_windows_read_a_new_tie_by_the_order_its_tied_moves_entered() -> None:
@@ -2248,7 +2266,7 @@ def test_periodic_moves_exact_names_the_shortest_period_fitting_every_move_and_i
     )
     predictor = PeriodicMoves("their", 16, half="direct")
     idle = PeriodicMoves("their", 16, half="direct")
-    idle.share({}, True)
+    idle.join(Features(), True)
     ours = PeriodicMoves("mine", 16)
     named = 0
     for t, theirs in enumerate(moves):
@@ -2279,9 +2297,10 @@ def test_a_carried_period_reads_exact_over_every_match_since_reset() -> None:
     cycle = [S, P, P, R, P, S, P, R, S]
     twin = PeriodicMoves("their", 16, half="direct")
     carried = CarriedOver(PeriodicMoves("their", 16, half="direct"))
-    for predictor in (twin, carried):
-        predictor.share({}, False)
-    carried.follow(twin)
+    hub = Features()
+    twin.join(hub, False)
+    carried.join(Features(), False)
+    carried.follow(twin, [feature for feature, _ in hub.taken])
     for i in range(100):
         twin.update(R, cycle[i % 9])
         carried.update(R, cycle[i % 9])
@@ -2428,9 +2447,13 @@ def test_a_one_half_predictor_idles_in_the_other_half_until_reset_by_the_ensembl
     rounds = [(rng.randrange(3), i % 3) for i in range(200)]
     working, idle, alone = make(), make(), make()
     working_mirrored = working.half == "mirrored"
-    working.share({}, working_mirrored)
-    idle.share({}, not working_mirrored)
-    said = [working.update(a, b) for a, b in rounds]
+    hub = Features()
+    working.join(hub, working_mirrored)
+    idle.join(Features(), not working_mirrored)
+    said = []
+    for a, b in rounds:  # the hub takes the real round
+        hub.update(*((b, a) if working_mirrored else (a, b)))
+        said.append(working.update(a, b))
     assert said == [alone.update(a, b) for a, b in rounds] and any(p is not None for p in said)
     assert all(idle.update(a, b) is None for a, b in rounds)
 
@@ -2494,19 +2517,11 @@ def test_a_mismatch_between_declared_and_implemented_capabilities_is_named() -> 
     class Bare:
         name = "bare"
 
-    class SharesQuietly(PredictorBase):
-        name = "quiet"
-
-        def share(self, shared: dict[object, object], mirrored: bool) -> None:
-            shared["quiet"] = self
-
     with pytest.raises(ValueError, match="'undeclared' implements doubt but does not declare"):
         check_capabilities(Undeclared())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'unimplemented' declares exact but does not implement"):
         check_capabilities(Unimplemented())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'bare' declares no Capabilities"):
         check_capabilities(Bare())  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'quiet' implements shares but does not declare"):
-        check_capabilities(SharesQuietly())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'bare' declares no Capabilities"):
         Ensemble(random.Random(0), factories={"bare": lambda rng: Bare()})  # type: ignore[dict-item]

@@ -7,10 +7,11 @@ expected opponent move e, and its three strategies k = 0, 1, 2 play ``e + 1 + k`
 s = 6 i + 3 m + k is predictor i's half m, rotation k.
 
 Only the halves that work are updated (a one-half predictor idles in the other, always
-silent). Halves that would compute what another already does borrow its work (``share``,
-offered in the order of the updates, so that an owner always updates first), and a
-carried-over model follows its fresh twin until the first new match (see
-:mod:`roshambo.engine.predictors.carried`).
+silent). Work that several halves read (a history index, a chain's counts, the counts of our
+last N moves) is a shared feature: each fresh half takes what it reads from the match's hub
+(``join``), which updates every feature before any half reads it (see
+:mod:`roshambo.engine.predictors.features`). A carried-over model follows its fresh twin
+until the first new match (see :mod:`roshambo.engine.predictors.carried`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from .moves import NO_MOVE, Move
 from .predictors import Factory, Predictor
 from .predictors.base import check_capabilities, real_side, works_as
+from .predictors.features import Feature, Features
 
 
 class LineUp:
@@ -60,19 +62,14 @@ class LineUp:
             tuple(working[m].index(i) if i in working[m] else -1 for i in range(n))
             for m in range(2)
         )
-        # a carried-over model's fresh twin, by index, unless the twin may borrow its work
-        # from another predictor (which a new match rebuilds) without saying whether it did
+        # a carried-over model's fresh twin, by index
         index = {probes[name].name: i for i, name in enumerate(order)}
         twins = {
             i: index.get(probes[name].name.removeprefix("carried-"), -1)
             for i, name in enumerate(order)
             if offers[name].carried
         }
-        self._twin_of = {
-            i: j
-            for i, j in twins.items()
-            if j >= 0 and (not offers[order[j]].shares or offers[order[j]].tells_borrowing)
-        }
+        self._twin_of = {i: j for i, j in twins.items() if j >= 0}
         self._exact_models = exact_models
         self.halves: tuple[list[Predictor], list[Predictor]] = ([], [])
 
@@ -93,17 +90,27 @@ class LineUp:
             for i, make in enumerate(self.factories.values())
         ]
         self.halves = (direct, mirror)
-        shared: dict[object, object] = {}
-        for halves, mirrored in ((direct, False), (mirror, True)):
+        # the features each fresh half takes from the match's hub, and whether its request
+        # made each one
+        self._features = hub = Features()
+        taken: list[list[list[tuple[Feature, bool]]]] = [[], []]
+        for m, halves in enumerate((direct, mirror)):
             for i, half in enumerate(halves):
-                if not kept[mirrored][i]:
-                    half.share(shared, mirrored)
+                start = len(hub.taken)
+                if not kept[m][i]:
+                    half.join(hub, bool(m))
+                taken[m].append(hub.taken[start:])
         for m, halves in enumerate((direct, mirror)):
             for i, half in enumerate(halves):
                 if kept[m][i]:
                     half.new_match()  # type: ignore[attr-defined]
-                elif i in self._twin_of and not _borrows(halves[self._twin_of[i]]):
-                    half.follow(halves[self._twin_of[i]])  # type: ignore[attr-defined]
+                elif i in self._twin_of:
+                    # a twin that made every feature it reads hands them over with itself at
+                    # the new match; one that reads another's would leave that one behind
+                    reads = taken[m][self._twin_of[i]]
+                    if all(made for _, made in reads):
+                        twin = halves[self._twin_of[i]]
+                        half.follow(twin, [feature for feature, _ in reads])  # type: ignore[attr-defined]
         # bound methods of the working halves, looked up once per match
         self._updates = [direct[i].update for i in self.working[0]]
         self._mirror_updates = [mirror[i].update for i in self.working[1]]
@@ -149,7 +156,9 @@ class LineUp:
                         half.update(theirs, mine) if mirrored else half.update(mine, theirs)
 
     def update(self, mine: Move, theirs: Move) -> None:
-        """Every working half learns the round: every predictor, then every mirrored twin."""
+        """Every shared feature takes the round, then every working half learns it: every
+        predictor, then every mirrored twin (in any order: none reads another)."""
+        self._features.update(mine, theirs)
         self.direct = [update(mine, theirs) for update in self._updates]
         self.mirrored = [update(theirs, mine) for update in self._mirror_updates]
 
@@ -186,6 +195,7 @@ class LineUp:
         """Every call into the predictors goes through ``wrap(half, call, function)`` (see
         :meth:`roshambo.engine.ensemble.Ensemble.instrument`)."""
         names = list(self.factories)
+        self._features.instrument(wrap)
         self._updates = [
             wrap(names[i], "update", update) for i, update in zip(self.working[0], self._updates)
         ]
@@ -201,9 +211,3 @@ class LineUp:
             ]
             for doubts, mark in zip(self._doubts, ("", "'"))
         ]
-
-
-def _borrows(predictor: Predictor) -> bool:
-    """Whether ``predictor``, offered to share, borrowed another's work (as far as it says:
-    see Capabilities.tells_borrowing)."""
-    return predictor.capabilities.tells_borrowing and predictor.borrowing  # type: ignore[attr-defined]

@@ -86,7 +86,7 @@ def _lineup() -> list[Factory]:
     # it speaks after 8 hits' worth, so that 200 windows' chance agreements in the opening,
     # or an opponent's window still holding an earlier match, do not lead it astray)
     factories.append(lambda rng: CountingWindows("mine", 200, min_score=8, half="direct"))
-    # the same counts (borrowed), read steadily: every record may fall 48 hits behind, and a
+    # the same counts (one shared feature), read steadily: every record may fall 48 hits behind, and a
     # hit on a tie counts only where the window's own best tie rules name the move beaten,
     # for an opponent whose random moves or our own level counts would lead the records
     # above astray

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, Protocol, overload
 
 from ..moves import Move
+from .features import Features
 
 SOURCES = ("their", "mine", "both")
 # TIED[mask]: the moves whose bit is set in mask, in order
@@ -64,11 +65,9 @@ class Capabilities:
     - ``carried``: kept from match to match (:class:`roshambo.engine.predictors.carried.CarriedOver`);
     - ``doubt``: offers ``doubt()`` (see :class:`Predictor`);
     - ``exact``: offers ``exact``, a callable or None where this instance cannot say;
-    - ``new_match``: forgets part of the last opponent at a new match (``new_match()``);
-    - ``shares``: its ``share`` does more than idle in one half (it may borrow another's work,
-      or read which half it is in), so that a carried copy cannot simply follow a fresh one;
-    - ``tells_borrowing``: says through ``borrowing`` whether ``share`` made it borrow (a
-      fresh one that did not can be followed).
+    - ``new_match``: forgets part of the last opponent at a new match (``new_match()``).
+
+    The shared features a predictor reads it takes in ``join`` (see :mod:`.features`).
     """
 
     half: str = "both"
@@ -77,8 +76,6 @@ class Capabilities:
     doubt: bool = False
     exact: bool = False
     new_match: bool = False
-    shares: bool = False
-    tells_borrowing: bool = False
 
 
 class Predictor(Protocol):
@@ -99,8 +96,9 @@ class Predictor(Protocol):
     moves have tested it; the ensemble follows it outright once the tests are many enough
     (see :mod:`roshambo.engine.ensemble`, exact models). A wrapper that cannot say sets ``exact``
     to None. What it offers it declares in ``capabilities`` (see :class:`Capabilities`);
-    the ensemble asks for nothing else. ``share`` is offered to every fresh half, in update
-    order, so that identical work can be done once (:class:`PredictorBase` shares nothing).
+    the ensemble asks for nothing else. ``join`` tells every fresh half which half it is,
+    and hands it the hub of shared features it may take what it reads from (see
+    :mod:`.features`; :class:`PredictorBase` takes none).
     """
 
     name: str
@@ -109,7 +107,7 @@ class Predictor(Protocol):
     @property
     def capabilities(self) -> Capabilities: ...
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None: ...
+    def join(self, features: Features, mirrored: bool) -> None: ...
 
     def reset(self) -> None: ...
 
@@ -175,8 +173,8 @@ class PredictorBase:
         offers = self.OFFERS
         return offers if offers.half == self.half else replace(offers, half=self.half)
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Nothing to share: the ensemble offers every fresh half this, in update order."""
+    def join(self, features: Features, mirrored: bool) -> None:
+        """Nothing to take: works alike in either half, on its own."""
 
 
 class WorksInOneHalf(PredictorBase):
@@ -186,14 +184,14 @@ class WorksInOneHalf(PredictorBase):
 
     _idle: bool
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+    def join(self, features: Features, mirrored: bool) -> None:
         """Idle in the half this predictor does not work in."""
         self._idle = idle_in(self.half, mirrored)
 
 
 def works_as(predictor: Predictor, mirrored: bool) -> bool:
     """Whether ``predictor`` has anything to say as a half that is ``mirrored``, once the
-    ensemble has offered it to share (one that works in one half only idles in the other).
+    ensemble has joined it (one that works in one half only idles in the other).
     The ensemble updates working halves only."""
     return not idle_in(predictor.capabilities.half, mirrored)
 
@@ -203,15 +201,13 @@ IMPLEMENTS = {
     "doubt": "doubt",
     "exact": "exact",
     "new_match": "new_match",
-    "tells_borrowing": "borrowing",
 }
 
 
 def check_capabilities(predictor: Predictor) -> Capabilities:
     """``predictor``'s capabilities, checked against its class: every capability declared is
     implemented, and (but for a wrapper carried over, which offers what it wraps) every one
-    implemented is declared; ``shares`` is declared exactly where ``share`` does more than
-    idle in one half. Raises ValueError naming the predictor and the mismatch."""
+    implemented is declared. Raises ValueError naming the predictor and the mismatch."""
     name = getattr(predictor, "name", type(predictor).__name__)
     caps = getattr(predictor, "capabilities", None)
     if not isinstance(caps, Capabilities):
@@ -221,8 +217,6 @@ def check_capabilities(predictor: Predictor) -> Capabilities:
         )
     check_half(caps.half)
     implemented = {flag: hasattr(predictor, attribute) for flag, attribute in IMPLEMENTS.items()}
-    share = getattr(type(predictor), "share", PredictorBase.share)
-    implemented["shares"] = share not in (PredictorBase.share, WorksInOneHalf.share)
     for flag, offered in implemented.items():
         declared = getattr(caps, flag)
         if declared and not offered:

@@ -11,7 +11,8 @@ instead of it: a different opponent in the next match makes the carried model wr
 the fresh scores say so (the ensemble's scores always start afresh, see
 :meth:`roshambo.engine.ensemble.Ensemble.new_match`). Until the first new match the fresh copy has
 seen exactly what the carried one would, so the carried one follows it, doing no work, and
-takes it over at the new match: a single match does no model's work twice.
+takes it over at the new match, with the shared features it read (see :mod:`.features`),
+which from then on this model's own hub updates: a single match does no model's work twice.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from dataclasses import replace
 
 from ..moves import Move
 from .base import SOURCES, Capabilities, Predictor, WorksInOneHalf, idle_in
+from .features import Feature, Features
 
 
 class CarriedOver(WorksInOneHalf):
     """``inner``, kept by :meth:`roshambo.engine.ensemble.Ensemble.new_match` instead of being
     rebuilt; ``reset`` still starts it afresh. It works in the halves ``inner`` works in and
-    shares no work with other predictors (theirs starts afresh each match, its own does not).
+    reads no feature of the line-up's hub (that one starts afresh each match): ``inner``
+    joins a hub of this model's own, which it updates before ``inner``.
     """
 
     # rounds running this match in which the opponent played one turn of the prediction,
@@ -55,29 +58,29 @@ class CarriedOver(WorksInOneHalf):
     @property
     def capabilities(self) -> Capabilities:
         """What ``inner`` offers, carried over: it forgets at a new match what ``inner``
-        forgets, and its own ``share`` idles and lends nothing (see the class)."""
-        return replace(
-            self._inner.capabilities,
-            carried=True,
-            new_match=True,
-            shares=True,
-            tells_borrowing=False,
-        )
+        forgets."""
+        return replace(self._inner.capabilities, carried=True, new_match=True)
 
     def reset(self) -> None:
         self._inner.reset()
         self._idle = False
         self._mirrored = False
         self._twin: Predictor | None = None  # see follow
+        self._twin_features: list[Feature] = []
+        # the hub of ``inner``'s features (see join), and whether it holds any
+        self._features = Features()
+        self._hub = False
         self.new_match()
         self._said: Move | None = None  # what ``inner`` said last round, proven or not
 
-    def follow(self, twin: Predictor) -> None:
+    def follow(self, twin: Predictor, features: list[Feature]) -> None:
         """Until :meth:`adopt`, ``twin`` stands for ``inner``: a fresh copy of it in the same
         half, built at the same ``reset``, which has seen every round this model would; this
         model does no work and says nothing meanwhile (in the first match since ``reset``
-        it would say what ``twin`` says)."""
+        it would say what ``twin`` says). ``features``: those the twin read, each made by
+        its request (no other predictor's reading would go on updating it)."""
         self._twin = twin
+        self._twin_features = features
 
     def adopt(self) -> None:
         """At a new match, take the followed twin as ``inner`` (the ensemble then builds a
@@ -86,6 +89,10 @@ class CarriedOver(WorksInOneHalf):
         if twin is not None:
             self._inner = twin
             self._twin = None
+            self._features = Features()
+            self._features.adopt(self._twin_features)
+            self._hub = bool(self._twin_features)
+            self._twin_features = []
             self._said = twin.predict()
             # what the twin can say: what ``inner`` could, of the same class
             self._doubts = twin.capabilities.doubt
@@ -101,15 +108,23 @@ class CarriedOver(WorksInOneHalf):
         self._run = 0  # rounds running this match in which the opponent played that turn
         self._proven = False  # whether such a run has reached PROOF this match
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Idle in the half ``inner`` does not work in; borrow nothing (see the class)."""
+    def join(self, features: Features, mirrored: bool) -> None:
+        """Idle in the half ``inner`` does not work in; take nothing from ``features`` (see
+        the class)."""
         self._idle = idle_in(self.half, mirrored)
         self._mirrored = mirrored
-        self._inner.share({}, mirrored)
+        self._features = Features()
+        self._inner.join(self._features, mirrored)
+        self._hub = bool(len(self._features))
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle or self._twin is not None:
             return None
+        if self._hub:  # the features, as a line-up's hub takes the round (the real way round)
+            if self._mirrored:
+                self._features.update(their_move, my_move)
+            else:
+                self._features.update(my_move, their_move)
         said = self._said
         if said is not None:
             # the opponent's real move is ``my_move`` in a mirrored half, which predicts ours

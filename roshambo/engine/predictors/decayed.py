@@ -113,7 +113,7 @@ class DecayedContexts(WorksInOneHalf):
             [(1.0,) * len(decays), tuple([d**-1 for d in decays])] for decays in self._decays
         )
         self._prediction: Move | None = None
-        self._idle = False  # set by share() in the half this predictor does not work in
+        self._idle = False  # set by join() in the half this predictor does not work in
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:

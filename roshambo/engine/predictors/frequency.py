@@ -13,7 +13,6 @@ from collections import deque
 from ..moves import Move
 from .base import (
     TIED,
-    Capabilities,
     PredictorBase,
     TieContexts,
     WorksInOneHalf,
@@ -22,6 +21,7 @@ from .base import (
     check_positive,
     entry_code,
 )
+from .features import Features
 
 
 class FrequencyCounter(PredictorBase):
@@ -97,8 +97,6 @@ class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
     With ``half`` it works in one half only, silent in the other (:class:`.WorksInOneHalf`).
     """
 
-    OFFERS = Capabilities(shares=True, tells_borrowing=True)  # reads its half (see share)
-
     def __init__(
         self, window: int | None, least: bool = False, min_count: int = 1, half: str = "both"
     ) -> None:
@@ -108,24 +106,19 @@ class TieReadingFrequency(WorksInOneHalf, FrequencyCounter):
 
     def reset(self) -> None:
         super().reset()
-        self._idle = False  # set by share() in the half this reader does not work in
-        self._mirrored = (
-            False  # set by share(): the reply is then the opponent's move, beating ours
-        )
+        self._idle = False  # set by join() in the half this reader does not work in
+        self._mirrored = False  # set by join(): the reply is then the opponent's move, beating ours
         # per move, its positions in the window, oldest first (over the whole match, only the
         # first and the last: nothing slides out)
         self._positions: tuple[deque[int], ...] = (deque(), deque(), deque())
         # which tied move the reply points to, per tie context
         self._ties = TieContexts(votes=self.window is None)
 
-    # shares no work (see share), so a carried-over copy may follow it (see the ensemble)
-    borrowing = False
-
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
+    def join(self, features: Features, mirrored: bool) -> None:
         """Learn in the half given: in the mirrored one the reply is the opponent's move,
-        which beats the tied move it targets (shares no work); idle in the half it does not
-        work in."""
-        super().share(shared, mirrored)
+        which beats the tied move it targets (takes no feature); idle in the half it does
+        not work in."""
+        super().join(features, mirrored)
         self._mirrored = mirrored
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:

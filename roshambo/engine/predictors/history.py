@@ -14,80 +14,54 @@ O(1) a round: Iocaine's own longest history age is 1000 rounds.
 Of Iocaine's six halves over one history size, only three indexes differ: the opponent's
 moves indexed to predict the opponent (P on their moves) are the same index as the one a
 twin running on the swapped histories builds to predict us (P' on our moves), and so on.
-In an ensemble the halves that would rebuild an index another half already keeps borrow it
-(see :meth:`HistoryMatcher.share`) and only read what followed its match on their side.
+The index is a shared feature (:class:`ContextIndex`, see :mod:`.features`): in an ensemble
+the halves that read the same one take it from the line-up's hub, which keeps it, and each
+only reads what followed its match on its side.
 """
 
 from __future__ import annotations
 
 from ..moves import Move
-from .base import SYMBOLS, Capabilities, PredictorBase, check_positive, check_source, real_side
+from .base import SYMBOLS, PredictorBase, check_positive, check_source, real_side
+from .features import Features
 
 
-class HistoryMatcher(PredictorBase):
-    """Predict what followed the longest earlier match of the recent context.
+class ContextIndex:
+    """Where the latest longest earlier occurrence of the recent context of ``side``'s moves
+    (or both as pairs) ends, within the last ``window`` rounds (None: the whole match),
+    for contexts of 1 to ``max_len`` symbols: a shared feature (see the module)."""
 
-    ``window`` limits how far back a match may lie (the latest occurrence of the context
-    must end within the last ``window`` rounds; an older context counts as never seen);
-    ``None`` searches the whole match.
-    """
-
-    OFFERS = Capabilities(shares=True)  # an identical index, borrowed (see share)
-
-    def __init__(self, source: str = "both", max_len: int = 12, window: int | None = None) -> None:
-        self.source = check_source(source)
-        self._symbol = SYMBOLS[source]
-        self.max_len = check_positive(max_len, "max_len")
-        self.window = check_positive(window, "window", allow_none=True)
-        suffix = "" if window is None else f"@{window}"
-        self.name = f"history-{source}{suffix}"
+    def __init__(self, side: str, max_len: int, window: int | None) -> None:
+        self.side = check_source(side)
+        self.max_len = max_len
+        self.window = window
+        self._symbol = SYMBOLS[side]
         # symbols are 1..3 (one side) or 1..9 (pairs): base 10 keeps lengths apart
-        self._base = 10
-        self._weights = tuple(self._base**length for length in range(self.max_len))
-        self.reset()
-
-    def reset(self) -> None:
+        self._weights = tuple(10**length for length in range(max_len))
         # bytearrays, not lists: the garbage collector never walks them, so its passes do
         # not grow with the match
         self._symbols = bytearray()
-        self._theirs = bytearray()
         self._index: dict[int, int] = {}
-        self._found: int | None = None  # where what followed the longest match is
-        self._owner: HistoryMatcher | None = None  # whose index this one reads, if shared
-        self._prediction: Move | None = None
+        # where, in the rounds so far (counted from 0), the round that followed the latest
+        # longest match of the recent context is; None where no context has recurred
+        self.found: int | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int, int | None]:
+        return ("history", self.side, self.max_len, self.window)
+
+    @property
+    def name(self) -> str:
+        return f"index-{self.side}{'' if self.window is None else f'@{self.window}'}"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, HistoryMatcher) and vars(self) == vars(other)
+        return isinstance(other, ContextIndex) and vars(self) == vars(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Borrow an identical index from a predictor already in ``shared`` (or offer this
-        one): the index depends only on which real side's moves it reads, once a mirrored
-        twin's swapped arguments are undone. A borrower reads the owner's match each round,
-        so it must be updated after the owner, with the same rounds (the ensemble calls
-        ``share`` in the order of its updates, on fresh predictors). ``reset`` ends it."""
-        owner = shared.setdefault(
-            ("history", real_side(self.source, mirrored), self.max_len, self.window), self
-        )
-        if owner is not self:
-            if not isinstance(owner, HistoryMatcher) or owner._symbols or self._symbols:
-                raise ValueError(
-                    f"cannot share {owner!r}'s index: sharing needs fresh history matchers"
-                )
-            self._owner = owner
-
-    def update(self, my_move: Move, their_move: Move) -> Move | None:
-        owner = self._owner
-        if owner is not None:  # a borrowed index: what followed the owner's match, our side
-            theirs = self._theirs
-            theirs.append(their_move)
-            found = owner._found
-            self._prediction = prediction = theirs[found] if found is not None else None
-            return prediction
+    def update(self, mine: Move, theirs: Move) -> None:
         symbols = self._symbols
-        symbols.append(self._symbol[my_move * 3 + their_move])
-        self._theirs.append(their_move)
+        symbols.append(self._symbol[mine * 3 + theirs])
         end = len(symbols)  # position that follows the current context
         index = self._index
         window = self.window
@@ -108,14 +82,59 @@ class HistoryMatcher(PredictorBase):
                 # time it recurs (LZ78).
                 break
             found = position
-        self._found = found
-        self._prediction = prediction = self._theirs[found] if found is not None else None
+        self.found = found
         if window is not None and end % window == 0 and end > window:
             # drop what has expired: one pass every ``window`` rounds, over an index of at
             # most ``max_len`` entries per round of the window
             self._index = {
                 key: position for key, position in index.items() if position >= end - window
             }
+
+
+class HistoryMatcher(PredictorBase):
+    """Predict what followed the longest earlier match of the recent context.
+
+    ``window`` limits how far back a match may lie (the latest occurrence of the context
+    must end within the last ``window`` rounds; an older context counts as never seen);
+    ``None`` searches the whole match.
+    """
+
+    def __init__(self, source: str = "both", max_len: int = 12, window: int | None = None) -> None:
+        self.source = check_source(source)
+        self.max_len = check_positive(max_len, "max_len")
+        self.window = check_positive(window, "window", allow_none=True)
+        suffix = "" if window is None else f"@{window}"
+        self.name = f"history-{source}{suffix}"
+        self.reset()
+
+    def reset(self) -> None:
+        # the index, private (updated here) until the line-up's hub hands over its own
+        self._matches = ContextIndex(self.source, self.max_len, self.window)
+        self._private = True
+        self._theirs = bytearray()  # (a bytearray: see ContextIndex)
+        self._prediction: Move | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HistoryMatcher) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def join(self, features: Features, mirrored: bool) -> None:
+        """Read the hub's index of the real side this half's context reads (once a mirrored
+        twin's swapped arguments are undone); a fresh matcher only."""
+        if self._theirs:
+            raise ValueError(f"cannot join {self.name!r} to a hub mid-match: reset it first")
+        side = real_side(self.source, mirrored)
+        self._matches = features.get(ContextIndex(side, self.max_len, self.window))
+        self._private = False
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._private:
+            self._matches.update(my_move, their_move)
+        theirs = self._theirs
+        theirs.append(their_move)
+        found = self._matches.found
+        self._prediction = prediction = theirs[found] if found is not None else None
         return prediction
 
     def predict(self) -> Move | None:
@@ -124,7 +143,5 @@ class HistoryMatcher(PredictorBase):
     @property
     def found(self) -> int | None:
         """Where, in the rounds so far (counted from 0), the round that followed the latest
-        longest match of the recent context is; None where no context has recurred. A
-        borrower reads its owner's."""
-        owner = self._owner
-        return (self if owner is None else owner)._found
+        longest match of the recent context is; None where no context has recurred."""
+        return self._matches.found

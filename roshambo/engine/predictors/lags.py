@@ -48,7 +48,7 @@ class LaggedRolls(WorksInOneHalf):
         self._references: deque[Move] = deque(maxlen=self.max_lag)  # the latest last
         self._rolls = TurnCounts(self.max_lag, self.decay, int(self.min_hits))  # group k - 1: lag k
         self._prediction: Move | None = None
-        self._idle = False  # set by share() in the half this predictor does not work in
+        self._idle = False  # set by join() in the half this predictor does not work in
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:

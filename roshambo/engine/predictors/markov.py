@@ -7,7 +7,8 @@ context is read from the opponent's moves (the write-up's chain), ours, or both 
 With ``least=True`` the chain predicts the *least* counted continuation instead ("novelty"):
 what an opponent that avoids repeating itself, such as one walking a de Bruijn sequence
 (Billings 1999, "debruijn81"), is due to play. A chain and its novelty twin keep the same
-counts: in an ensemble the second borrows the first's (see :meth:`MarkovChain.share`).
+counts: in an ensemble both read one shared feature (:class:`ChainCounts`, see
+:mod:`.features`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .base import (
     check_source,
     real_side,
 )
+from .features import Features
 
 
 class ContinuationCounts:
@@ -72,10 +74,57 @@ class ContinuationCounts:
         row[move] += amount
 
 
+class ChainCounts:
+    """How often each move of the ``counted`` side followed each context of the last
+    ``seq_len - 1`` symbols of ``context`` (a side, or both as pairs), over the match or the
+    last ``num_records`` records; ``row``: the counts after the current context (None while
+    it is too short). A shared feature (see :mod:`.features`)."""
+
+    def __init__(self, context: str, counted: str, seq_len: int, num_records: int | None) -> None:
+        self.context = check_source(context)
+        self.counted = counted
+        self.seq_len = seq_len
+        self.num_records = num_records
+        self._symbol = SYMBOLS[context]
+        self._theirs = counted == "their"
+        self._base = 10 ** (seq_len - 1)
+        self._needed = seq_len - 1  # symbols of context before the chain can count
+        self._counts = ContinuationCounts(num_records)
+        self._context = 0  # last seq_len - 1 symbols, base 10 digits
+        self._length = 0
+        self.row: list[int] | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str, int, int | None]:
+        return ("markov", self.context, self.counted, self.seq_len, self.num_records)
+
+    @property
+    def name(self) -> str:
+        suffix = "" if self.num_records is None else f"@{self.num_records}"
+        return f"counts{self.seq_len}-{self.context}>{self.counted}{suffix}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChainCounts) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def update(self, mine: Move, theirs: Move) -> None:
+        row = self.row
+        if row is not None:  # the row of last round's context: count the move there
+            move = theirs if self._theirs else mine
+            if self.num_records is None:
+                row[move] += 1  # count(), inlined: this runs for most chains, twice a round
+            else:
+                self._counts.count(row, move)
+        context = self._context = (
+            self._context * 10 + self._symbol[mine * 3 + theirs]
+        ) % self._base
+        length = self._length = self._length + 1
+        self.row = self._counts.row(context) if length >= self._needed else None
+
+
 class MarkovChain(PredictorBase):
     """Predict the continuation most often seen after the current context."""
-
-    OFFERS = Capabilities(shares=True)  # identical counts, borrowed (see share)
 
     def __init__(
         self,
@@ -91,61 +140,42 @@ class MarkovChain(PredictorBase):
             )
         self.num_records = check_positive(num_records, "num_records", allow_none=True)
         self.source = check_source(source)
-        self._symbol = SYMBOLS[source]
         self.least = bool(least)
         suffix = "" if num_records is None else f"@{num_records}"
         stem = "novelty" if self.least else "markov"
         self.name = f"{stem}{seq_len}-{source}{suffix}"
-        self._base = 10 ** (self.seq_len - 1)
-        self._needed = self.seq_len - 1  # symbols of context before the chain can count
         self.reset()
 
     def reset(self) -> None:
-        self._counts = ContinuationCounts(self.num_records)
-        self._context = 0  # last seq_len - 1 symbols, base 10 digits
-        self._length = 0
-        self._row: list[int] | None = None  # the counts after the context (None: too short)
-        self._owner: MarkovChain | None = None  # whose counts this one reads, if shared
+        # the counts, private (updated here) until the line-up's hub hands over its own
+        self._counts = ChainCounts(self.source, "their", self.seq_len, self.num_records)
+        self._private = True
+        self._seen = False
         self._prediction: Move | None = None
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Borrow identical counts from a chain already in ``shared`` (or offer these): the
-        counts depend on which real side's moves form the context, which side's move is
-        counted, the length and the window, once a mirrored twin's swapped arguments are
-        undone; the most and least counted continuations are read off the same rows. A
-        borrower reads the owner's counts and context each round, so it must be updated
-        after the owner, with the same rounds (the ensemble calls ``share`` in the order
-        of its updates, on fresh predictors). ``reset`` ends it."""
-        # a mirrored half counts our moves, and only mirrored halves do: so pairs written our
-        # way round (direct) and theirs (mirrored) never meet under one key
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MarkovChain) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def join(self, features: Features, mirrored: bool) -> None:
+        """Read the hub's counts: of the real side this half's context reads, of the side
+        it counts (a mirrored half counts our moves), once a mirrored twin's swapped
+        arguments are undone; the most and least counted continuations read the same rows.
+        A fresh chain only."""
+        if self._seen:
+            raise ValueError(f"cannot join {self.name!r} to a hub mid-match: reset it first")
+        context = real_side(self.source, mirrored)
         counted = "mine" if mirrored else "their"
-        key = ("markov", real_side(self.source, mirrored), counted, self.seq_len, self.num_records)
-        owner = shared.setdefault(key, self)
-        if owner is not self:
-            if not isinstance(owner, MarkovChain) or owner._length or self._length:
-                raise ValueError(
-                    f"cannot share {owner!r}'s counts: sharing needs fresh Markov chains"
-                )
-            self._owner = owner
+        self._counts = features.get(ChainCounts(context, counted, self.seq_len, self.num_records))
+        self._private = False
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
-        owner = self._owner
-        if owner is None:
-            row = self._row
-            if row is not None:  # the row of last round's context: count their move there
-                if self.num_records is None:
-                    row[their_move] += (
-                        1  # count(), inlined: this runs for most chains, twice a round
-                    )
-                else:
-                    self._counts.count(row, their_move)
-            context = self._context = (
-                self._context * 10 + self._symbol[my_move * 3 + their_move]
-            ) % self._base
-            length = self._length = self._length + 1
-            row = self._row = self._counts.row(context) if length >= self._needed else None
-        else:  # borrowed counts: the owner has just counted this round and read the new row
-            row = owner._row
+        counts = self._counts
+        if self._private:
+            counts.update(my_move, their_move)
+        self._seen = True
+        row = counts.row
         if row is None:
             prediction = None
         else:
@@ -243,7 +273,7 @@ class CalibratedMarkovChain(WorksInOneHalf):
         self._bounds = self._all_bounds[0]
         self._contradicted = self._all_contradicted[0]
         self._shift = 0  # the reading in use
-        self._idle = False  # set by share() in the half this chain does not work in
+        self._idle = False  # set by join() in the half this chain does not work in
         self._context = 0
         self._length = 0
         self._prediction: Move | None = None

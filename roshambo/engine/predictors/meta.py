@@ -37,7 +37,8 @@ from typing import Any
 
 from ..moves import Move
 from .base import RESCALE_AT, Capabilities, WorksInOneHalf, check_half, check_positive, fold_weight
-from .history import HistoryMatcher
+from .features import Features
+from .history import ContextIndex
 
 MATCH_LENGTH = 12  # the history matcher's longest context, as the line-up's own
 MATCH_WINDOW = 1000  # and how far back it looks, so that an ensemble's index is shared
@@ -52,7 +53,7 @@ class MetaOfAgents(WorksInOneHalf):
     meta-player with nothing winning plays at random, and in the opening one arm of dozens
     leads by chance."""
 
-    OFFERS = Capabilities(shares=True)  # a history index, borrowed (see share)
+    OFFERS = Capabilities()
 
     def __init__(
         self,
@@ -147,16 +148,19 @@ class MetaOfAgents(WorksInOneHalf):
         self._others: list[int | None] = [None] * 4
         self._mine = bytearray()
         self._theirs = bytearray()
-        self._matcher = HistoryMatcher("both", MATCH_LENGTH, MATCH_WINDOW)
+        # the pair index, private (updated here) until the line-up's hub hands over its own
+        self._matches = ContextIndex("both", MATCH_LENGTH, MATCH_WINDOW)
+        self._private = True
         self._prediction: Move | None = None
-        self._idle = False  # set by share() in the half this predictor does not work in
+        self._idle = False  # set by join() in the half this predictor does not work in
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Idle in the half this predictor does not work in; in the other, read the history
-        index of a matcher of both sides' moves already in ``shared`` (or offer this one's)."""
-        super().share(shared, mirrored)
+    def join(self, features: Features, mirrored: bool) -> None:
+        """Idle in the half this predictor does not work in; in the other, read the hub's
+        index of both sides' moves (a history matcher of the line-up reads the same)."""
+        super().join(features, mirrored)
         if not self._idle:
-            self._matcher.share(shared, mirrored)
+            self._matches = features.get(ContextIndex("both", MATCH_LENGTH, MATCH_WINDOW))
+            self._private = False
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:
@@ -239,8 +243,9 @@ class MetaOfAgents(WorksInOneHalf):
         mine, theirs = self._mine, self._theirs
         mine.append(my_move)
         theirs.append(their_move)
-        matcher = self._matcher
-        matcher.update(my_move, their_move)
+        matches = self._matches
+        if self._private:
+            matches.update(my_move, their_move)
         self._context = context = (
             self._context * 10 + 3 * my_move + their_move + 1
         ) % self._modulus
@@ -250,7 +255,7 @@ class MetaOfAgents(WorksInOneHalf):
         self._current = current
         # what the frequencies and the matcher expect of our next move: a prediction of their
         # own move q expects us to play what beats it, q + 1 (the rows' chains say theirs)
-        found = matcher.found
+        found = matches.found
         if found is None:
             self._others = [leaders[0], None, self._theirs_first + NEXT[leaders[1]], None]
         else:

@@ -129,7 +129,7 @@ class PeriodicMoves(WorksInOneHalf):
         self._voting = False  # whether the vote spoke last round (it then holds to hold_rate)
         self._vote_score = 0  # a decayed score of the vote's hits since it started speaking
         self._prediction: Move | None = None
-        self._idle = False  # set by share() in the half this predictor does not work in
+        self._idle = False  # set by join() in the half this predictor does not work in
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle:

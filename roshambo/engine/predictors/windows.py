@@ -21,7 +21,11 @@ and the tie rule left open):
   with the tie rules that fitted each pair's ties, force a move when they agree
   (:meth:`CountingWindows.exact`, specified by :func:`.reference.windows_exact_by_rescan`).
 - Carried into a new match (:meth:`CountingWindows.new_match`), the window is chosen by a
-  decayed hit score; one offered an identical predictor's counts (``share``) reads them.
+  decayed hit score.
+
+The counts, the comparisons, the decayed scores, the tie rules' records and the exact model
+are a shared feature (:class:`WindowCounts`, see :mod:`.features`); what a reader keeps of
+its own is its records, its choice and its tie contexts.
 
 Why each rule is as it is: docs/experiments.md ("Design notes moved from the code").
 """
@@ -29,6 +33,7 @@ Why each rule is as it is: docs/experiments.md ("Design notes moved from the cod
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from ..kernel import PackedFields
 from ..moves import Move
@@ -41,7 +46,9 @@ from .base import (
     check_positive,
     check_source,
     entry_code,
+    real_side,
 )
+from .features import Features
 
 FIELD = 16  # bits a window's field takes: counts and scores stay under 2 ** 15
 # the whole match's counts less the smallest, capped (a larger gap never makes a tie)
@@ -66,117 +73,84 @@ I_FIRST, NEXT_FIRST, ENTERED_FIRST, SEEN_LAST = range(4)
 ABSENT_AHEAD = (1, 1, 0)
 
 
-class CountingWindows(WorksInOneHalf):
-    """Predict their move as a reaction to the leading (or trailing) moves of one side's
-    last N moves, for whichever N from 1 to ``max_window`` (or the whole match) has explained
-    their moves best.
+class _Layout:
+    """Where a window's (and a window and target's) fields are, for ``max_window`` windows
+    and the whole match: constants every feature and reader of those windows shares (read,
+    never written)."""
 
-    ``source`` is the side whose moves are counted ("mine": an opponent counting our moves);
-    the field after ``max_window``'s is the whole match's. Silent until a window has scored
-    ``min_score`` hits' worth (about four hits running). ``lead``: how many hits behind the
-    best a record may fall; ``split_ties``: credit a hit on a tie by the moves tied;
-    ``tie_rules``: credit it where the window's best tie rules name the move beaten (one of
-    the two).
-    """
+    def __init__(self, max_window: int) -> None:
+        fields = max_window + 1
+        # a field per window (counts, entries: ``per_window``), and per window and target
+        # (MOST's fields, then LEAST's: records, scores, hits, tie rules: ``per_target``)
+        self.per_window = per_window = PackedFields(FIELD, fields)
+        self.per_target = per_target = PackedFields(FIELD, 2 * fields)
+        self.windows = per_window.full ^ per_window.placed(per_window.mask, max_window)
+        self.least_shift = least_shift = FIELD * fields  # where LEAST's fields start
+        self.window_ones = ones = per_window.ones & self.windows  # a one in every window's field
+        self.whole_bit = per_window.placed(1, max_window)  # a one in the whole match's field
+        # per k, the windows' fields that do not count a move last played k + 1 moves ago
+        # (the first k; see WindowCounts._track_entries); and per field and target, those
+        # that do not (do)
+        self.fresh = tuple(per_window.section(ones, 0, k) for k in range(fields))
+        self.uncounted_at = tuple(f << least_shift | f for f in self.fresh)
+        self.counted_at = tuple(per_target.ones ^ u for u in self.uncounted_at)
 
-    OFFERS = Capabilities(exact=True, new_match=True, shares=True, tells_borrowing=True)
 
-    def __init__(
-        self,
-        source: str = "mine",
-        max_window: int = 64,
-        min_score: int = 4,
-        half: str = "both",
-        lead: int = LEAD,
-        split_ties: bool = False,
-        tie_rules: bool = False,
-    ) -> None:
-        self.source = check_source(source)
-        if source == "both":
-            raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
-        self.max_window = check_positive(max_window, "max_window")
-        self.min_score = check_positive(min_score, "min_score")
-        self.lead = check_positive(lead, "lead")
-        if lead > MAX_LEAD:
-            raise ValueError(
-                f"invalid lead {lead!r}: expected at most {MAX_LEAD} (a record's field would overflow)"
-            )
-        if not isinstance(split_ties, bool):
-            raise ValueError(f"invalid split_ties {split_ties!r}: expected True or False")
-        self.split_ties = split_ties
-        if not isinstance(tie_rules, bool):
-            raise ValueError(f"invalid tie_rules {tie_rules!r}: expected True or False")
-        if tie_rules and split_ties:
-            raise ValueError(
-                f"invalid tie_rules {tie_rules!r} with split_ties: two ways to credit a tie, choose one"
-            )
-        self.tie_rules = tie_rules
-        self._lead = FULL * self.lead  # in credits
-        self.name = (
-            f"windows{max_window}-{source}"
-            + ("" if lead == LEAD else f"-lead{lead}")
-            + ("-split" if split_ties else "")
-            + ("-rules" if tie_rules else "")
-        )
-        self._mine = source == "mine"
-        self.half = check_half(half)
-        self._fields = fields = self.max_window + 1  # the windows, then the whole match
-        # a field per window (counts, entries: ``_per_window``), and per window and target
-        # (MOST's fields, then LEAST's: records, scores, hits, tie rules: ``_per_target``)
-        self._per_window = per_window = PackedFields(FIELD, fields)
-        self._per_target = PackedFields(FIELD, 2 * fields)
-        self._windows = per_window.full ^ per_window.placed(per_window.mask, self.max_window)
-        self._least_shift = FIELD * fields  # where LEAST's fields start, after MOST's
-        self._window_ones = per_window.ones & self._windows  # one in every window's field
-        self._whole_bit = per_window.placed(1, self.max_window)  # one in the whole match's field
-        # per k, the windows' fields that do not count a move last played k + 1 moves ago (the
-        # first k; see _track_entries); and per field and target, those that do not (do)
-        self._fresh = tuple(per_window.section(self._window_ones, 0, k) for k in range(fields))
-        self._uncounted_at = tuple(self._both_kinds(fresh, fresh) for fresh in self._fresh)
-        self._counted_at = tuple(
-            self._per_target.ones ^ uncounted for uncounted in self._uncounted_at
-        )
-        full_score = HIT << DECAY_SHIFT
-        self._threshold = int(full_score * (1 - (1 - 2**-DECAY_SHIFT) ** min_score)) - 1
-        self.reset()
+@cache
+def _layout(max_window: int) -> _Layout:
+    """The layout of ``max_window`` windows, made once (its constants cost O(windows ** 2)
+    bits)."""
+    return _Layout(max_window)
 
-    def reset(self) -> None:
-        # _counts[m]: field j holds how often m is among the last j + 1 moves, the last field
+
+class WindowCounts:
+    """The counts of the ``counted`` side's last N moves for every N from 1 to
+    ``max_window`` and over the whole match, packed a field per window; each round, per
+    window and target (most, least), whether the ``reply`` side's move beat a move leading
+    (trailing) the window's counts (``compared``); a decayed hit score per window and target;
+    with :meth:`read_rules`, the tie rules' records; and the exact model (:meth:`exact`).
+    A shared feature (see :mod:`.features`): the readers are :class:`CountingWindows`."""
+
+    def __init__(self, counted: str, reply: str, max_window: int) -> None:
+        self.counted = check_source(counted)
+        self.reply = check_source(reply)
+        self.max_window = max_window
+        self._mine = counted == "mine"
+        self._reply_theirs = reply == "their"
+        self._fields = max_window + 1  # the windows, then the whole match
+        layout = _layout(max_window)
+        self._per_window, self._per_target = layout.per_window, layout.per_target
+        self._windows, self._least_shift = layout.windows, layout.least_shift
+        self._window_ones, self._whole_bit = layout.window_ones, layout.whole_bit
+        self._fresh = layout.fresh
+        self._uncounted_at, self._counted_at = layout.uncounted_at, layout.counted_at
+        # counts[m]: field j holds how often m is among the last j + 1 moves, the last field
         # how often over the whole match, less the least counted move's count
-        self._counts = [0, 0, 0]
-        self._whole = [0, 0, 0]  # every move's count over the match
-        self._first: list[int | None] = [None, None, None]  # every move's first position
-        # a decayed hit score per window and target (MOST's fields, then LEAST's), in a list
-        # that a borrower shares (see share)
-        self._scores = [0]
-        # hits per window and target (MOST's fields, then LEAST's), less the best's minus the lead
-        # and never below 0: the best record holds the lead once some window has scored that many
-        self._records = 0
-        self._top = 0  # the best record (the followed window's)
-        self._decayed_choice = False  # whether the decayed score chooses (see new_match)
-        self._best = (MOST, 0)  # the target and window with the best record
-        self._positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
-        self._seen = 0
-        self._ties = TieContexts()  # which tied move the opponent targets, per tie context
-        self._prediction: Move | None = None
-        self._idle = False  # set by share() in the half this predictor does not work in
-        self._owner: CountingWindows | None = None  # whose counts this one reads, if shared
-        self._lent = False  # whether another reads this one's counts (see share)
-        self._compared: tuple[int, int, int, int] = (0, 0, 0, 0)  # the last round's comparison
+        self.counts = [0, 0, 0]
+        self.whole = [0, 0, 0]  # every move's count over the match
+        self.first: list[int | None] = [None, None, None]  # every move's first position
+        self.positions: tuple[list[int], ...] = ([], [], [])  # recent positions of each move
+        self.seen = 0
+        # a decayed hit score per window and target (MOST's fields, then LEAST's)
+        self.scores = 0
+        # the last round's comparison (None before the second round): the fields hit, a bit
+        # per window and target; where the beaten move tied the move before (after) it, at
+        # the guard bits; and of the fields hit, those read wrongly by the tie rules
+        self.compared: tuple[int, int, int, int] | None = None
         # per pair i, per rule (I_FIRST ...), per field and target, how many more ties of the
-        # pair the rule has named wrongly than the field's best rule (capped at RULE_CAP), in a
-        # list a borrower shares; kept (_reads_rules) with tie_rules, or for a borrower with it
-        self._reads_rules = self.tie_rules
-        self._misfits = [[0] * 4 for _ in range(3)]
+        # pair the rule has named wrongly than the field's best rule (capped at RULE_CAP);
+        # kept once a reader asks for them (read_rules)
+        self._reads_rules = False
+        self.misfits = [[0] * 4 for _ in range(3)]
         # the windows and targets hit every round since the last round none was (see exact), a
         # bit per field as in the records; the move they force next, and how many such moves
         # were played since a forced move was not
         self._consistent = self._per_target.ones
         self._forced: Move | None = None
         self._tests = 0
-        # how often every window has missed since reset, and the tests a model found since the
-        # last such round must pass beyond one fitted since reset: one more for each ninefold
-        # of searches (see _exact)
+        # how often every window has missed since it started, and the tests a model found
+        # since the last such round must pass beyond one fitted from the start: one more for
+        # each ninefold of searches (see exact)
         self._restarts = self._handicap = 0
         # per pair i of moves (i and i + 1) and tie rule (I_FIRST ...), the fields (as above)
         # at each of whose ties of the pair so far the rule named the move the side beat
@@ -191,179 +165,112 @@ class CountingWindows(WorksInOneHalf):
         # at least y's (see _agreed): with no moves counted, every field
         self._at_least = (self._per_window.guards,) * 9
 
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return ("windows", self.counted, self.reply, self.max_window)
+
+    @property
+    def name(self) -> str:
+        return f"counts-{self.counted}@{self.max_window}>{self.reply}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WindowCounts) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def read_rules(self) -> None:
+        """Keep the tie rules' records (a reader with ``tie_rules`` asks, before the first
+        round)."""
+        if self.seen:
+            raise ValueError("the tie rules' records must be asked for before the first round")
+        self._reads_rules = True
+
     def new_match(self) -> None:
-        """A new match, maybe against another opponent (see :mod:`.carried`): from here on
-        the window followed is the best decayed score's, rescanned when it misses, since a
-        lead in the records earned against the last opponent would hold for six hits; the
-        counts, the tie contexts and the decayed scores are kept, and so are the windows every
-        move has hit. Their tests count on if they have fitted every move since ``reset`` (as
-        far as we can tell, one opponent all along); if they were found after every window
-        had missed (the opponent has changed before), their tests start over: else a model of
-        the last opponent would be followed outright in the first rounds against the next (in
-        the fCC harness, quincy after kris, whose first moves fit it by chance)."""
-        self._decayed_choice = True
+        """A new match (for a reader carried over): the exact model's tests start over if
+        they were found after every window had missed (see :meth:`CountingWindows.new_match`)."""
         if self._restarts:
             self._tests = 0
 
-    def share(self, shared: dict[object, object], mirrored: bool) -> None:
-        """Idle in the half this predictor does not work in; in the other, borrow the counts
-        and the decayed scores of a predictor already in ``shared`` that counts the same
-        side's moves over the same windows (or offer this one), and its tie rules' records
-        (for a borrower with ``tie_rules``, the owner keeps them and reads each round's ties
-        by them), keeping only the records, the tie contexts and the choice of its own. A
-        borrower reads the owner's comparison of the round, so it must be updated after the
-        owner (the ensemble calls ``share`` in the order of its updates, on fresh
-        predictors). ``reset`` ends it."""
-        super().share(shared, mirrored)
-        if self._idle:
-            return
-        owner = shared.setdefault(
-            ("windows", self.source, mirrored, self.max_window, self.min_score), self
-        )
-        if owner is self:
-            return
-        if type(owner) is not type(self) or owner._seen or self._seen:
-            raise ValueError(
-                f"cannot share {owner!r}'s counts: sharing needs fresh counting windows"
-            )
-        owner._lent = True
-        owner._reads_rules = owner._reads_rules or self.tie_rules
-        self._owner = owner
-        self._counts, self._whole, self._first = owner._counts, owner._whole, owner._first
-        self._positions, self._scores = owner._positions, owner._scores
-        self._misfits = owner._misfits
-
-    @property
-    def borrowing(self) -> bool:
-        """Whether this one reads another's counts (see :meth:`share`)."""
-        return self._owner is not None
-
-    def update(self, my_move: Move, their_move: Move) -> Move | None:
-        if self._idle:
-            return None
-        owner = self._owner
-        if self._seen:
+    def update(self, mine: Move, theirs: Move) -> None:
+        their_move = theirs if self._reply_theirs else mine
+        if self.seen:
             target = (their_move - 1) % 3
-            if owner is None:
-                # score every window: did their move beat a move leading (trailing) its counts?
-                # the counts' comparisons, made for the exact model when they were last updated
-                at_least, other = self._at_least, (their_move + 1) % 3
-                over_a, over_b = at_least[3 * target + their_move], at_least[3 * target + other]
-                under_a, under_b = at_least[3 * their_move + target], at_least[3 * other + target]
-                # the fields hit, a bit per window and target (MOST's, then LEAST's)
-                per_window = self._per_window
-                hits = self._both_kinds(
-                    per_window.low_flags(over_a & over_b), per_window.low_flags(under_a & under_b)
-                )
-                tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
-                misread = self._read_rules(hits, tied_a, tied_b, target) if self._reads_rules else 0
-                if self._lent:
-                    self._compared = (hits, tied_a, tied_b, misread)
-                scores = self._scores
-                scores[0] = self._per_target.decayed(scores[0], DECAY_SHIFT) + hits * HIT
-                if their_move == self._forced:
-                    self._tests += 1
-                elif self._forced is not None:
-                    self._tests = 0  # the model failed (tied fields that named none may remain)
-                self._consistent = consistent = self._consistent & hits
-                # where the beaten move tied with another in a consistent field, a rule naming
-                # that one first is out (the others' rules start over with them)
-                live = self._either_kind(consistent)
-                tie_a = per_window.low_flags(tied_a) & live
-                tie_b = per_window.low_flags(tied_b) & live
-                # (each rule's fields cleared as f ^ (f & out), without a negative; the verdicts
-                # looked at only where a rule that needs them still fits)
-                if tie_a:  # pair target (the beaten move, then theirs): theirs first is out
-                    tie_a = self._both_kinds(tie_a, tie_a)
-                    fits = self._fits[target]
-                    fits[NEXT_FIRST] ^= fits[NEXT_FIRST] & tie_a
-                    entered_fit, last_fit = fits[ENTERED_FIRST] & tie_a, fits[SEEN_LAST] & tie_a
-                    if entered_fit or last_fit:  # out where they name theirs first
-                        entered, last = self._verdicts(target)
-                        fits[ENTERED_FIRST] ^= entered_fit ^ (entered_fit & entered)
-                        fits[SEEN_LAST] ^= last_fit ^ (last_fit & last)
-                if tie_b:  # pair other (the move after theirs, then the beaten): other first out
-                    tie_b = self._both_kinds(tie_b, tie_b)
-                    fits = self._fits[other]
-                    fits[I_FIRST] ^= fits[I_FIRST] & tie_b
-                    entered_fit, last_fit = fits[ENTERED_FIRST] & tie_b, fits[SEEN_LAST] & tie_b
-                    if entered_fit or last_fit:  # out where they name other first
-                        entered, last = self._verdicts(other)
-                        fits[ENTERED_FIRST] ^= entered_fit & entered
-                        fits[SEEN_LAST] ^= last_fit & last
-                if not consistent:  # every window missed: each starts over from here
-                    self._consistent, self._tests = self._per_target.ones, 0
-                    self._restarts += 1
-                    if (
-                        self._restarts == 9 ** (self._handicap + 1) - 1
-                    ):  # floor(log9(1 + restarts)) rises
-                        self._handicap += 1
-                    self._fits = self._every_rule()
-            else:
+            # score every window: did their move beat a move leading (trailing) its counts?
+            # the counts' comparisons, made for the exact model when they were last updated
+            at_least, other = self._at_least, (their_move + 1) % 3
+            over_a, over_b = at_least[3 * target + their_move], at_least[3 * target + other]
+            under_a, under_b = at_least[3 * their_move + target], at_least[3 * other + target]
+            # the fields hit, a bit per window and target (MOST's, then LEAST's)
+            per_window = self._per_window
+            hits = self._both_kinds(
+                per_window.low_flags(over_a & over_b), per_window.low_flags(under_a & under_b)
+            )
+            tied_a, tied_b = over_a & under_a, over_b & under_b  # the beaten move ties a (b)
+            misread = self._read_rules(hits, tied_a, tied_b, target) if self._reads_rules else 0
+            self.compared = (hits, tied_a, tied_b, misread)
+            self.scores = self._per_target.decayed(self.scores, DECAY_SHIFT) + hits * HIT
+            if their_move == self._forced:
+                self._tests += 1
+            elif self._forced is not None:
+                self._tests = 0  # the model failed (tied fields that named none may remain)
+            self._consistent = consistent = self._consistent & hits
+            # where the beaten move tied with another in a consistent field, a rule naming
+            # that one first is out (the others' rules start over with them)
+            live = self._either_kind(consistent)
+            tie_a = per_window.low_flags(tied_a) & live
+            tie_b = per_window.low_flags(tied_b) & live
+            # (each rule's fields cleared as f ^ (f & out), without a negative; the verdicts
+            # looked at only where a rule that needs them still fits)
+            if tie_a:  # pair target (the beaten move, then theirs): theirs first is out
+                tie_a = self._both_kinds(tie_a, tie_a)
+                fits = self._fits[target]
+                fits[NEXT_FIRST] ^= fits[NEXT_FIRST] & tie_a
+                entered_fit, last_fit = fits[ENTERED_FIRST] & tie_a, fits[SEEN_LAST] & tie_a
+                if entered_fit or last_fit:  # out where they name theirs first
+                    entered, last = self._verdicts(target)
+                    fits[ENTERED_FIRST] ^= entered_fit ^ (entered_fit & entered)
+                    fits[SEEN_LAST] ^= last_fit ^ (last_fit & last)
+            if tie_b:  # pair other (the move after theirs, then the beaten): other first out
+                tie_b = self._both_kinds(tie_b, tie_b)
+                fits = self._fits[other]
+                fits[I_FIRST] ^= fits[I_FIRST] & tie_b
+                entered_fit, last_fit = fits[ENTERED_FIRST] & tie_b, fits[SEEN_LAST] & tie_b
+                if entered_fit or last_fit:  # out where they name other first
+                    entered, last = self._verdicts(other)
+                    fits[ENTERED_FIRST] ^= entered_fit & entered
+                    fits[SEEN_LAST] ^= last_fit & last
+            if not consistent:  # every window missed: each starts over from here
+                self._consistent, self._tests = self._per_target.ones, 0
+                self._restarts += 1
                 if (
-                    owner._seen != self._seen + 1
-                ):  # the owner has seen this round already (see share)
-                    raise RuntimeError(
-                        f"{self.name} borrows the counts of {owner.name}, which has seen "
-                        f"{owner._seen} rounds, not {self._seen + 1}: update it first, "
-                        "every round, and reset both"
-                    )
-                hits, tied_a, tied_b, misread = owner._compared
-            if self._decayed_choice:
-                kind, window = self._best
-                if not self._per_target.field(hits, kind * self._fields + window):
-                    self._best = self._rescan()  # a window that hits stays ahead of every other
-            elif self.tie_rules:
-                self._best = self._follow(FULL * (hits ^ misread))
-            elif self.split_ties:
-                # a hit's credit is FULL divided among the moves tied with the one beaten (6, 3
-                # or 2), so that a random move earns 2 in expectation whatever the window's
-                # counts: a window whose counts all tie would otherwise hit every round;
-                # 6 - 3 (some tie) - 1 (both tie), per window, masked to the fields hit
-                per_window = self._per_window
-                credit = (
-                    per_window.spread(FULL)
-                    - 3 * per_window.low_flags(tied_a | tied_b)
-                    - per_window.low_flags(tied_a & tied_b)
-                )
-                credits = self._both_kinds(credit, credit)
-                self._best = self._follow(credits & self._per_target.filled(hits))
-            else:
-                self._best = self._follow(FULL * hits)
-            self._ties.learn(target)
-        if owner is None:
-            counts = self._counts
-            move = my_move if self._mine else their_move
-            # the last j + 1 moves are the new one and the last j before it: each window's
-            # counts are the next smaller window's, one field up, plus the new move
-            windows, whole = self._windows, self._whole
-            whole[move] += 1
-            if self._first[move] is None:
-                self._first[move] = self._seen
-            fewest = min(whole)
-            up, at = self._per_window.shifted, self.max_window
-            place = self._per_window.placed
-            counts[0] = up(counts[0], 1) & windows | place(min(whole[0] - fewest, WHOLE_CAP), at)
-            counts[1] = up(counts[1], 1) & windows | place(min(whole[1] - fewest, WHOLE_CAP), at)
-            counts[2] = up(counts[2], 1) & windows | place(min(whole[2] - fewest, WHOLE_CAP), at)
-            counts[move] += self._window_ones
-            positions = self._positions[move]
-            positions.append(self._seen)
-            if len(positions) > 2 * self.max_window:
-                del positions[: self.max_window]
-            self._track_entries(move)
-            self._forced = self._agreed()
-        self._seen += 1
-        self._prediction = self._predict()
-        return self._prediction
+                    self._restarts == 9 ** (self._handicap + 1) - 1
+                ):  # floor(log9(1 + restarts)) rises
+                    self._handicap += 1
+                self._fits = self._every_rule()
+        counts = self.counts
+        move = mine if self._mine else theirs
+        # the last j + 1 moves are the new one and the last j before it: each window's
+        # counts are the next smaller window's, one field up, plus the new move
+        windows, whole = self._windows, self.whole
+        whole[move] += 1
+        if self.first[move] is None:
+            self.first[move] = self.seen
+        fewest = min(whole)
+        up, at = self._per_window.shifted, self.max_window
+        place = self._per_window.placed
+        counts[0] = up(counts[0], 1) & windows | place(min(whole[0] - fewest, WHOLE_CAP), at)
+        counts[1] = up(counts[1], 1) & windows | place(min(whole[1] - fewest, WHOLE_CAP), at)
+        counts[2] = up(counts[2], 1) & windows | place(min(whole[2] - fewest, WHOLE_CAP), at)
+        counts[move] += self._window_ones
+        positions = self.positions[move]
+        positions.append(self.seen)
+        if len(positions) > 2 * self.max_window:
+            del positions[: self.max_window]
+        self._track_entries(move)
+        self._forced = self._agreed()
+        self.seen += 1
 
-    @property
-    def exact(self) -> Callable[[], tuple[Move, int] | None] | None:
-        """:meth:`_exact`, or None for a predictor that borrows its counts (the owner says
-        the same), so that the ensemble asks one of them."""
-        return None if self._owner is not None else self._exact
-
-    def _exact(self) -> tuple[Move, int] | None:
+    def exact(self) -> tuple[Move, int] | None:
         """(Specified by :func:`.reference.windows_exact_by_rescan`.)
 
         The move the windows and targets hit by every move of the side since the last round none
@@ -383,7 +290,7 @@ class CountingWindows(WorksInOneHalf):
         trades that against a switcher's next counter being followed outright later (see
         docs/experiments.md)."""
         forced = self._forced
-        return None if forced is None or self._idle else (forced, self._tests - self._handicap)
+        return None if forced is None else (forced, self._tests - self._handicap)
 
     def _agreed(self) -> Move | None:
         """The move forced alike by every consistent window and target (see :meth:`_exact`),
@@ -398,7 +305,7 @@ class CountingWindows(WorksInOneHalf):
         at_least, low_flags = per_window.at_least, per_window.low_flags
         # per pair of moves x, y (at 3x + y): guard flags where x's count is at least y's
         # (the next round's scoring reads them)
-        c0, c1, c2 = self._counts
+        c0, c1, c2 = self.counts
         ge01, ge02, ge10 = at_least(c0, c1), at_least(c0, c2), at_least(c1, c0)
         ge12, ge20, ge21 = at_least(c1, c2), at_least(c2, c0), at_least(c2, c1)
         self._at_least = (guard, ge01, ge02, ge10, guard, ge12, ge20, ge21, guard)
@@ -470,7 +377,7 @@ class CountingWindows(WorksInOneHalf):
         them entered in the order they entered those, then the new move if it is not among
         them (as the counts, a field up), which is in the N up to the rounds since it was
         last played; the whole match's field takes the new move last if it is new."""
-        positions = self._positions[move]
+        positions = self.positions[move]
         whole_bit = self._whole_bit
         if len(positions) > 1:  # new in the windows that do not count its play before
             fresh = self._fresh[min(positions[-1] - positions[-2], self._fields - 1)]
@@ -496,7 +403,7 @@ class CountingWindows(WorksInOneHalf):
         the fields from the k-th up (and the whole match's)."""
         verdicts = self._ahead[pair]
         if verdicts is None:
-            p0, p1, p2 = self._positions
+            p0, p1, p2 = self.positions
             last = (p0[-1] if p0 else -1, p1[-1] if p1 else -1, p2[-1] if p2 else -1)
             latest, top = max(last), self._fields - 1
             first, second, absent_ahead = pair, (pair + 1) % 3, ABSENT_AHEAD[pair]
@@ -522,6 +429,220 @@ class CountingWindows(WorksInOneHalf):
             entered = self._entered[pair]
             verdicts = self._ahead[pair] = (self._both_kinds(entered, entered), seen)
         return verdicts
+
+    def _both_kinds(self, most: int, least: int) -> int:
+        """Flags (or fields) per window for each target as one per window and target."""
+        return least << self._least_shift | most
+
+    def _kinds(self, both: int) -> tuple[int, int]:
+        """Flags (or fields) per window and target as MOST's and LEAST's, per window."""
+        return both & self._per_window.full, both >> self._least_shift
+
+    def _either_kind(self, both: int) -> int:
+        """Flags per window and target as flags per window, set where either target's is."""
+        most, least = self._kinds(both)
+        return most | least
+
+    def _read_rules(self, hits: int, tied_a: int, tied_b: int, target: Move) -> int:
+        """Of the fields ``hits``, those where the beaten move tied another and no best tie
+        rule of the field named it first (a hit read wrongly); then every field's rule
+        records learn its ties."""
+        low_flags = self._per_window.low_flags
+        ta, tb = low_flags(tied_a), low_flags(tied_b)
+        ta, tb = self._both_kinds(ta, ta) & hits, self._both_kinds(tb, tb) & hits
+        misread = (
+            self._learn_ties(ta, target, False) if ta else 0
+        )  # the beaten move first, theirs second
+        if tb:  # the move after theirs first, the beaten move second
+            misread |= self._learn_ties(tb, (target + 2) % 3, True)
+        return misread
+
+    def _learn_ties(self, fields: int, pair: int, second: bool) -> int:
+        """Of ``fields``, where the beaten move (the second of ``pair`` and ``pair`` + 1 with
+        ``second``) tied the other, those where no best rule named it first; then the rules
+        that named the other move first gain a misfit there, and where every best rule did
+        (a misread), all four lose one, so that the least stays 0 (each field has a best rule
+        at 0, and only those can be what keeps the least at 0); a field that reaches RULE_CAP
+        + 1 overflows into the bit above the cap and is set back to it."""
+        row = self.misfits[pair]
+        zero = self._per_target.zeros
+        # the rules at 0 (the fixed preference for the other move is never asked: left at 0)
+        fixed = [0, zero(row[NEXT_FIRST])] if second else [zero(row[I_FIRST]), 0]
+        best = fixed + [zero(row[ENTERED_FIRST]), zero(row[SEEN_LAST])]
+        wrong = fields ^ self._named_first(fields, pair, second, best)
+        entered, seen = self._verdicts(pair)
+        if second:  # per rule, where it named the other move, the pair's first, first
+            missed = (fields, 0, fields & entered, fields & seen)
+        else:  # (x & ~y as x ^ (x & y), without the negative)
+            missed = (0, fields, fields ^ (fields & entered), fields ^ (fields & seen))
+        overflowed = self._per_target.bit_flags
+        for rule in range(4):
+            count = row[rule] + missed[rule] - wrong
+            row[rule] = count - overflowed(count, RULE_BITS)
+        return wrong
+
+
+class CountingWindows(WorksInOneHalf):
+    """Predict their move as a reaction to the leading (or trailing) moves of one side's
+    last N moves, for whichever N from 1 to ``max_window`` (or the whole match) has explained
+    their moves best.
+
+    ``source`` is the side whose moves are counted ("mine": an opponent counting our moves);
+    the field after ``max_window``'s is the whole match's. Silent until a window has scored
+    ``min_score`` hits' worth (about four hits running). ``lead``: how many hits behind the
+    best a record may fall; ``split_ties``: credit a hit on a tie by the moves tied;
+    ``tie_rules``: credit it where the window's best tie rules name the move beaten (one of
+    the two).
+    """
+
+    OFFERS = Capabilities(exact=True, new_match=True)
+
+    def __init__(
+        self,
+        source: str = "mine",
+        max_window: int = 64,
+        min_score: int = 4,
+        half: str = "both",
+        lead: int = LEAD,
+        split_ties: bool = False,
+        tie_rules: bool = False,
+    ) -> None:
+        self.source = check_source(source)
+        if source == "both":
+            raise ValueError(f"invalid source {source!r}: a window counts one side's moves")
+        self.max_window = check_positive(max_window, "max_window")
+        self.min_score = check_positive(min_score, "min_score")
+        self.lead = check_positive(lead, "lead")
+        if lead > MAX_LEAD:
+            raise ValueError(
+                f"invalid lead {lead!r}: expected at most {MAX_LEAD} (a record's field would overflow)"
+            )
+        if not isinstance(split_ties, bool):
+            raise ValueError(f"invalid split_ties {split_ties!r}: expected True or False")
+        self.split_ties = split_ties
+        if not isinstance(tie_rules, bool):
+            raise ValueError(f"invalid tie_rules {tie_rules!r}: expected True or False")
+        if tie_rules and split_ties:
+            raise ValueError(
+                f"invalid tie_rules {tie_rules!r} with split_ties: two ways to credit a tie, choose one"
+            )
+        self.tie_rules = tie_rules
+        self._lead = FULL * self.lead  # in credits
+        self.name = (
+            f"windows{max_window}-{source}"
+            + ("" if lead == LEAD else f"-lead{lead}")
+            + ("-split" if split_ties else "")
+            + ("-rules" if tie_rules else "")
+        )
+        self.half = check_half(half)
+        self._fields = self.max_window + 1  # the windows, then the whole match
+        layout = _layout(self.max_window)
+        self._per_window, self._per_target = layout.per_window, layout.per_target
+        full_score = HIT << DECAY_SHIFT
+        self._threshold = int(full_score * (1 - (1 - 2**-DECAY_SHIFT) ** min_score)) - 1
+        self.reset()
+
+    def reset(self) -> None:
+        # the counts, private (updated here) until the line-up's hub hands over its own
+        self._counted = WindowCounts(self.source, "their", self.max_window)
+        self._private = True
+        self._reports_exact = True  # whether this reader offers the feature's exact model
+        if self.tie_rules:
+            self._counted.read_rules()
+        # hits per window and target (MOST's fields, then LEAST's), less the best's minus the lead
+        # and never below 0: the best record holds the lead once some window has scored that many
+        self._records = 0
+        self._top = 0  # the best record (the followed window's)
+        self._decayed_choice = False  # whether the decayed score chooses (see new_match)
+        self._best = (MOST, 0)  # the target and window with the best record
+        self._ties = TieContexts()  # which tied move the opponent targets, per tie context
+        self._prediction: Move | None = None
+        self._idle = False  # set by join() in the half this predictor does not work in
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CountingWindows) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def new_match(self) -> None:
+        """A new match, maybe against another opponent (see :mod:`.carried`): from here on
+        the window followed is the best decayed score's, rescanned when it misses, since a
+        lead in the records earned against the last opponent would hold for six hits; the
+        counts, the tie contexts and the decayed scores are kept, and so are the windows every
+        move has hit (the feature's exact model). Their tests count on if they have fitted every move since ``reset`` (as
+        far as we can tell, one opponent all along); if they were found after every window
+        had missed (the opponent has changed before), their tests start over: else a model of
+        the last opponent would be followed outright in the first rounds against the next (in
+        the fCC harness, quincy after kris, whose first moves fit it by chance)."""
+        self._decayed_choice = True
+        if self._reports_exact:
+            self._counted.new_match()
+
+    def join(self, features: Features, mirrored: bool) -> None:
+        """Idle in the half this predictor does not work in; in the other, read the hub's
+        counts of the real side this half counts, scored against the other's moves (once a
+        mirrored twin's swapped arguments are undone), asking for the tie rules' records with
+        ``tie_rules``. The first reader of the counts offers their exact model (the others
+        say None, so that the ensemble asks one of them). A fresh predictor only."""
+        super().join(features, mirrored)
+        if self._idle:
+            return
+        if self._counted.seen:
+            raise ValueError(f"cannot join {self.name!r} to a hub mid-match: reset it first")
+        counted = WindowCounts(
+            real_side(self.source, mirrored), "mine" if mirrored else "their", self.max_window
+        )
+        held = features.get(counted)
+        self._counted, self._private, self._reports_exact = held, False, held is counted
+        if self.tie_rules:
+            held.read_rules()
+
+    def update(self, my_move: Move, their_move: Move) -> Move | None:
+        if self._idle:
+            return None
+        counted = self._counted
+        if self._private:
+            counted.update(my_move, their_move)
+        compared = counted.compared
+        if compared is not None:  # (None in the first round)
+            hits, tied_a, tied_b, misread = compared
+            if self._decayed_choice:
+                kind, window = self._best
+                if not self._per_target.field(hits, kind * self._fields + window):
+                    self._best = self._rescan()  # a window that hits stays ahead of every other
+            elif self.tie_rules:
+                self._best = self._follow(FULL * (hits ^ misread))
+            elif self.split_ties:
+                # a hit's credit is FULL divided among the moves tied with the one beaten (6, 3
+                # or 2), so that a random move earns 2 in expectation whatever the window's
+                # counts: a window whose counts all tie would otherwise hit every round;
+                # 6 - 3 (some tie) - 1 (both tie), per window, masked to the fields hit
+                per_window = self._per_window
+                credit = (
+                    per_window.spread(FULL)
+                    - 3 * per_window.low_flags(tied_a | tied_b)
+                    - per_window.low_flags(tied_a & tied_b)
+                )
+                credits = counted._both_kinds(credit, credit)
+                self._best = self._follow(credits & self._per_target.filled(hits))
+            else:
+                self._best = self._follow(FULL * hits)
+            self._ties.learn((their_move - 1) % 3)
+        self._prediction = self._predict()
+        return self._prediction
+
+    @property
+    def exact(self) -> Callable[[], tuple[Move, int] | None] | None:
+        """The feature's exact model (see :meth:`WindowCounts.exact`), or None for a reader
+        that is not the first of its counts (the first says the same), so that the ensemble
+        asks one of them."""
+        return self._exact if self._reports_exact else None
+
+    def _exact(self) -> tuple[Move, int] | None:
+        return None if self._idle else self._counted.exact()
+
+    def predict(self) -> Move | None:
+        return self._prediction
 
     def _follow(self, hits: int) -> tuple[int, int]:
         """Count ``hits`` (a credit per window and target) into the records, keep them within
@@ -557,31 +678,19 @@ class CountingWindows(WorksInOneHalf):
 
     def _rescan(self) -> tuple[int, int]:
         """The best decayed score's target and window (the first, smallest window on ties)."""
-        return divmod(self._per_target.argmax(self._scores[0]), self._fields)
-
-    def _both_kinds(self, most: int, least: int) -> int:
-        """Flags (or fields) per window for each target as one per window and target."""
-        return least << self._least_shift | most
-
-    def _kinds(self, both: int) -> tuple[int, int]:
-        """Flags (or fields) per window and target as MOST's and LEAST's, per window."""
-        return both & self._per_window.full, both >> self._least_shift
-
-    def _either_kind(self, both: int) -> int:
-        """Flags per window and target as flags per window, set where either target's is."""
-        most, least = self._kinds(both)
-        return most | least
+        return divmod(self._per_target.argmax(self._counted.scores), self._fields)
 
     def _predict(self) -> Move | None:
         best_kind, best_window = self._best
+        counted = self._counted
         at = best_window + best_kind * self._fields
-        if self._per_target.field(self._scores[0], at) < self._threshold:
+        if self._per_target.field(self._counted.scores, at) < self._threshold:
             return None
         field = self._per_window.field
         c0, c1, c2 = counts = (
-            field(self._counts[0], best_window),
-            field(self._counts[1], best_window),
-            field(self._counts[2], best_window),
+            field(counted.counts[0], best_window),
+            field(counted.counts[1], best_window),
+            field(counted.counts[2], best_window),
         )
         extreme = max(counts) if best_kind == MOST else min(counts)
         mask = (c0 == extreme) | (c1 == extreme) << 1 | (c2 == extreme) << 2
@@ -592,15 +701,15 @@ class CountingWindows(WorksInOneHalf):
         # backing off to the order of the tied moves alone, then to the tied moves; a move's
         # first position in the window is its count-th latest (its positions keep at least
         # ``max_window`` of its latest); -1 for a move absent (see entry_code)
-        positions = self._positions
+        positions = counted.positions
         p0, p1, p2 = positions
         present: Sequence[int]
         if best_window < self.max_window:
             a0, a1, a2 = p0[-c0] if c0 else -1, p1[-c1] if c1 else -1, p2[-c2] if c2 else -1
             present = counts
         else:  # the whole match: the moves ever played, by their first position
-            present = self._whole
-            a0, a1, a2 = (-1 if first is None else first for first in self._first)
+            present = counted.whole
+            a0, a1, a2 = (-1 if first is None else first for first in counted.first)
         last, latest = tied[0], -1  # the tied move seen last (the first, if none is present)
         for m in tied:
             if present[m] and positions[m][-1] > latest:
@@ -613,54 +722,13 @@ class CountingWindows(WorksInOneHalf):
                 read = by_rules
         return (read + 1) % 3
 
-    def predict(self) -> Move | None:
-        return self._prediction
-
-    def _read_rules(self, hits: int, tied_a: int, tied_b: int, target: Move) -> int:
-        """Of the fields ``hits``, those where the beaten move tied another and no best tie
-        rule of the field named it first (a hit read wrongly); then every field's rule
-        records learn its ties."""
-        low_flags = self._per_window.low_flags
-        ta, tb = low_flags(tied_a), low_flags(tied_b)
-        ta, tb = self._both_kinds(ta, ta) & hits, self._both_kinds(tb, tb) & hits
-        misread = (
-            self._learn_ties(ta, target, False) if ta else 0
-        )  # the beaten move first, theirs second
-        if tb:  # the move after theirs first, the beaten move second
-            misread |= self._learn_ties(tb, (target + 2) % 3, True)
-        return misread
-
-    def _learn_ties(self, fields: int, pair: int, second: bool) -> int:
-        """Of ``fields``, where the beaten move (the second of ``pair`` and ``pair`` + 1 with
-        ``second``) tied the other, those where no best rule named it first; then the rules
-        that named the other move first gain a misfit there, and where every best rule did
-        (a misread), all four lose one, so that the least stays 0 (each field has a best rule
-        at 0, and only those can be what keeps the least at 0); a field that reaches RULE_CAP
-        + 1 overflows into the bit above the cap and is set back to it."""
-        row = self._misfits[pair]
-        zero = self._per_target.zeros
-        # the rules at 0 (the fixed preference for the other move is never asked: left at 0)
-        fixed = [0, zero(row[NEXT_FIRST])] if second else [zero(row[I_FIRST]), 0]
-        best = fixed + [zero(row[ENTERED_FIRST]), zero(row[SEEN_LAST])]
-        wrong = fields ^ self._named_first(fields, pair, second, best)
-        entered, seen = self._verdicts(pair)
-        if second:  # per rule, where it named the other move, the pair's first, first
-            missed = (fields, 0, fields & entered, fields & seen)
-        else:  # (x & ~y as x ^ (x & y), without the negative)
-            missed = (0, fields, fields ^ (fields & entered), fields ^ (fields & seen))
-        overflowed = self._per_target.bit_flags
-        for rule in range(4):
-            count = row[rule] + missed[rule] - wrong
-            row[rule] = count - overflowed(count, RULE_BITS)
-        return wrong
-
     def _rule_pick(self, pair: int, at: int) -> Move | None:
         """The move of ``pair`` and ``pair`` + 1 that the best tie rules of field ``at`` (a
         window and target) all name first, if they agree (None otherwise)."""
         per_target = self._per_target
         bit = per_target.placed(1, at)
-        best = [0 if per_target.field(count, at) else bit for count in self._misfits[pair]]
-        counts = self._owner or self  # the verdicts of the counts just updated
+        best = [0 if per_target.field(count, at) else bit for count in self._counted.misfits[pair]]
+        counts = self._counted  # the verdicts of the counts just updated
         first, second = (
             counts._named_first(bit, pair, False, best),
             counts._named_first(bit, pair, True, best),

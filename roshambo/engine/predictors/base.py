@@ -196,12 +196,9 @@ def works_as(predictor: Predictor, mirrored: bool) -> bool:
     return not idle_in(predictor.capabilities.half, mirrored)
 
 
-# what each capability needs the class to implement (see check_capabilities)
-IMPLEMENTS = {
-    "doubt": "doubt",
-    "exact": "exact",
-    "new_match": "new_match",
-}
+# the capabilities a class offers by implementing the attribute of the same name (see
+# check_capabilities)
+IMPLEMENTS = ("doubt", "exact", "new_match")
 
 
 def check_capabilities(predictor: Predictor) -> Capabilities:
@@ -216,7 +213,7 @@ def check_capabilities(predictor: Predictor) -> Capabilities:
             "PredictorBase and declare what it offers in OFFERS"
         )
     check_half(caps.half)
-    implemented = {flag: hasattr(predictor, attribute) for flag, attribute in IMPLEMENTS.items()}
+    implemented = {flag: hasattr(predictor, flag) for flag in IMPLEMENTS}
     for flag, offered in implemented.items():
         declared = getattr(caps, flag)
         if declared and not offered:

@@ -67,9 +67,7 @@ class CarriedOver(WorksInOneHalf):
         self._mirrored = False
         self._twin: Predictor | None = None  # see follow
         self._twin_features: list[Feature] = []
-        # the hub of ``inner``'s features (see join), and whether it holds any
-        self._features = Features()
-        self._hub = False
+        self._features = Features()  # the hub of ``inner``'s features (see join)
         self.new_match()
         self._said: Move | None = None  # what ``inner`` said last round, proven or not
 
@@ -91,7 +89,6 @@ class CarriedOver(WorksInOneHalf):
             self._twin = None
             self._features = Features()
             self._features.adopt(self._twin_features)
-            self._hub = bool(self._twin_features)
             self._twin_features = []
             self._said = twin.predict()
             # what the twin can say: what ``inner`` could, of the same class
@@ -115,16 +112,15 @@ class CarriedOver(WorksInOneHalf):
         self._mirrored = mirrored
         self._features = Features()
         self._inner.join(self._features, mirrored)
-        self._hub = bool(len(self._features))
 
     def update(self, my_move: Move, their_move: Move) -> Move | None:
         if self._idle or self._twin is not None:
             return None
-        if self._hub:  # the features, as a line-up's hub takes the round (the real way round)
-            if self._mirrored:
-                self._features.update(their_move, my_move)
-            else:
-                self._features.update(my_move, their_move)
+        # the features first, as a line-up's hub takes the round (the real way round)
+        if self._mirrored:
+            self._features.update(their_move, my_move)
+        else:
+            self._features.update(my_move, their_move)
         said = self._said
         if said is not None:
             # the opponent's real move is ``my_move`` in a mirrored half, which predicts ours

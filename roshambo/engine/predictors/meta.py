@@ -36,7 +36,7 @@ import math
 from typing import Any
 
 from ..moves import Move
-from .base import RESCALE_AT, Capabilities, WorksInOneHalf, check_half, check_positive, fold_weight
+from .base import RESCALE_AT, WorksInOneHalf, check_half, check_positive, fold_weight
 from .features import Features
 from .history import ContextIndex
 
@@ -52,8 +52,6 @@ class MetaOfAgents(WorksInOneHalf):
     score is below ``min_score`` wins running (decayed; and while it is not positive): a
     meta-player with nothing winning plays at random, and in the opening one arm of dozens
     leads by chance."""
-
-    OFFERS = Capabilities()
 
     def __init__(
         self,

@@ -368,7 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         trees = (REPO, ref_tree)
         try:
             parts: list[Callable[[], Line | None]] = [
-                lambda: fcc(trees, n(12), args.workers),
+                lambda: fcc(trees, n(24), args.workers),
                 lambda: relatives(trees, max(1, round(10 / args.scale)), 2, args.workers),
                 lambda: classic(trees, n(4), args.workers),
                 lambda: adversaries(trees, n(8), args.workers),

@@ -17,6 +17,13 @@ survives a noisy machine.
 Memory is the tracemalloc peak of one match of ``memory_moves`` moves (a separate run:
 tracemalloc slows everything down), per move.
 
+``--bots FILE ...`` times bot files beside them (PATH.py, rpscontest:PATH, kaggle:PATH), run
+in this process (:class:`TimedBot`): what the bot's own moves cost, not the arena's child
+process and pipe (``benchmarks/filebots.py`` measures those); only at the smallest size (a
+bot file's move often grows with the history, and a match of 100,000 moves can take hours),
+with no memory run; the report then gives the engine's time a move as a multiple of each
+bot's. Whatever a bot prints while timed is dropped.
+
 ``--breakdown`` says where the engine's time goes instead, in chains: per fresh match
 against random moves, the engine as a whole; the engine with every call into its predictors
 (updates and the exact and doubt queries) answered from a record of the same match, which
@@ -29,12 +36,16 @@ the runs.
 
     python benchmarks/speed.py [--sizes 1000,10000,100000] [--runs 3] [--memory-moves N]
     python benchmarks/speed.py --breakdown [--matches 21] [--sizes 1000]
+    python benchmarks/speed.py --bots DIR/dllu1.py [--shim numpy1-scalars] [--sizes 1000]
     python -m roshambo bench   (same options)
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import random
 import statistics
 import sys
@@ -45,6 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from roshambo.apps import options
+from roshambo.arena.filebots import SHIMS
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
@@ -97,6 +109,7 @@ class SpeedReport:
     memory: tuple[Memory, ...]
     seed: int
     drift: tuple[Drift, ...] = ()
+    bots: tuple[str, ...] = ()  # the players that are bot files (timed at one size)
 
     def players(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(t.player for t in self.timings))
@@ -106,9 +119,16 @@ class SpeedReport:
             t.seconds_per_move for t in self.timings if t.player == player and t.moves == moves
         )
 
-    def growth(self, player: str) -> float:
-        """Per-move time at the largest size divided by that at the smallest."""
-        sizes = sorted({t.moves for t in self.timings if t.player == player})
+    def sizes(self, player: str) -> list[int]:
+        """The match lengths ``player`` was timed at, shortest first."""
+        return sorted({t.moves for t in self.timings if t.player == player})
+
+    def growth(self, player: str) -> float | None:
+        """Per-move time at the largest size divided by that at the smallest (None for a
+        player timed at one size)."""
+        sizes = self.sizes(player)
+        if len(sizes) < 2:
+            return None
         return self.per_move(player, sizes[-1]) / self.per_move(player, sizes[0])
 
 
@@ -373,6 +393,61 @@ def memory_growth(name: str, factory: Factory, moves: int, seed: int) -> Memory:
     return Memory(name, moves, peak - before)
 
 
+class TimedBot:
+    """A bot file run in this process, for timing its moves (the opponent protocol's
+    ``move``). The file's kind, source and conventions are the arena's
+    (:mod:`roshambo.arena.filebots`, :mod:`roshambo.arena.filebot_child`), its ``random``
+    module seeded from ``rng`` as there; a bot that fails raises ``ValueError`` naming the
+    file and the failure."""
+
+    def __init__(
+        self, spec: str, source: object, shims: tuple[str, ...], throws: int, rng: random.Random
+    ) -> None:
+        from roshambo.arena import filebot_child as child
+
+        self.spec = spec
+        self._errors = child.BotError
+        path, text = source.path, source.source  # type: ignore[attr-defined]
+        folder = os.path.dirname(path)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)  # the bot imports its neighbours, as in the arena
+        try:
+            child._seed(rng.getrandbits(32), text)
+            if source.kind == "rpscontest":  # type: ignore[attr-defined]
+                self._bot: object = child.RpscontestBot(path, text, list(shims))
+            else:
+                self._bot = child.KaggleBot(path, text, throws, 1.0, list(shims))
+        except child.BotError as exc:
+            raise ValueError(f"bot file {spec!r} failed to load: {exc}") from None
+        self._move = self._bot.move  # type: ignore[attr-defined]
+
+    def move(self, their_last: int | None) -> int:
+        try:
+            return self._move(their_last)  # type: ignore[no-any-return]
+        except self._errors as exc:
+            raise ValueError(f"bot file {self.spec!r} failed while timed: {exc}") from None
+
+
+def bot_players(
+    specs: Sequence[str], shims: Sequence[str] = (), throws: int = 1_000
+) -> dict[str, Factory]:
+    """Factories of :class:`TimedBot` for bot file ``specs`` (told a match has ``throws``
+    throws), by file name (the spec where two share one); ``ValueError`` naming a spec that is not a readable bot file or a shim
+    that does not exist."""
+    from roshambo.arena.filebots import BotSource, check_shims, split_spec
+
+    checked = check_shims(tuple(shims))
+    names = [Path(split_spec(spec)[1]).stem for spec in specs]
+    players: dict[str, Factory] = {}
+    for spec, name in zip(specs, names):
+        source = BotSource.read(spec)
+        label = name if names.count(name) == 1 else spec
+        players[label] = lambda rng, spec=spec, source=source: TimedBot(
+            spec, source, checked, throws, rng
+        )
+    return players
+
+
 def default_players() -> dict[str, Factory]:
     """Our engine and the baselines it is measured beside."""
     from roshambo.engine.agent import Agent
@@ -388,33 +463,46 @@ def measure(
     runs: int = 3,
     memory_moves: int | None = None,
     seed: int = 0,
+    short: Mapping[str, Factory] | None = None,
 ) -> SpeedReport:
-    """Time every player at every size, runs interleaved, and measure its memory."""
+    """Time every player at every size, runs interleaved, and measure its memory; the
+    ``short`` players (bot files) only at the smallest size, interleaved with the others,
+    and with no memory run."""
     if runs < 1 or not sizes or min(sizes) < 1:
         raise ValueError("need runs >= 1 and at least one size >= 1")
     players = dict(players) if players is not None else default_players()
+    short = dict(short or {})
+    clash = sorted(set(players) & set(short))
+    if clash:
+        raise ValueError(f"players named twice: {clash!r}")
     memory_moves = max(sizes) if memory_moves is None else memory_moves
-    seeds = {(name, moves): random.Random(seed) for moves in sizes for name in players}
-    samples: dict[tuple[str, int], list[float]] = {key: [] for key in seeds}
+    smallest, largest = min(sizes), max(sizes)
+    timed = {(name, moves) for moves in sizes for name in players}
+    timed |= {(name, smallest) for name in short}
+    factories = {**players, **short}
+    seeds = {key: random.Random(seed) for key in timed}
+    samples: dict[tuple[str, int], list[float]] = {key: [] for key in timed}
     drifts: dict[str, list[float]] = {name: [] for name in players}
-    largest = max(sizes)
     # a run plays as many moves at every size (short matches are more of them, up to a cap),
     # so a short size's median is not left to a few tenths of a second of a noisy machine
     repeats = {moves: min(MAX_REPEATS, max(1, largest // moves)) for moves in sizes}
     for _ in range(runs):
         for moves in sizes:
             for _ in range(repeats[moves]):
-                for name, factory in players.items():
+                for name, factory in factories.items():
+                    if (name, moves) not in timed:
+                        continue
                     per_move, drift = _timed_match(
                         factory, moves, seeds[(name, moves)], DRIFT_CHUNK
                     )
                     samples[(name, moves)].append(per_move)
-                    if drift is not None and moves == largest:
+                    if drift is not None and moves == largest and name in players:
                         drifts[name].append(drift)
     timings = tuple(
         Timing(name, moves, runs * repeats[moves], statistics.median(samples[(name, moves)]))
         for moves in sizes
-        for name in players
+        for name in factories
+        if (name, moves) in timed
     )
     drift = tuple(
         Drift(name, max(sizes), DRIFT_CHUNK, statistics.median(values))
@@ -424,21 +512,26 @@ def measure(
     memory = tuple(
         memory_growth(name, factory, memory_moves, seed) for name, factory in players.items()
     )
-    return SpeedReport(timings, memory, seed, drift)
+    return SpeedReport(timings, memory, seed, drift, tuple(short))
 
 
 def format_report(report: SpeedReport) -> str:
     """Per-move times by size, the growth ratio, and memory per move, one row per player."""
     sizes = sorted({t.moves for t in report.timings})
-    headers = ["player", *(f"µs/move @{n:,}" for n in sizes), f"ratio {sizes[-1]:,}/{sizes[0]:,}"]
-    rows = [
-        [
+    several = len(sizes) > 1  # the growth ratio needs two sizes
+    headers = ["player", *(f"µs/move @{n:,}" for n in sizes)]
+    headers += [f"ratio {sizes[-1]:,}/{sizes[0]:,}"] if several else []
+
+    def cells(name: str) -> list[str]:
+        timed = report.sizes(name)
+        growth = report.growth(name)
+        return [
             name,
-            *(f"{report.per_move(name, n) * 1e6:.2f}" for n in sizes),
-            f"{report.growth(name):.2f}",
+            *(f"{report.per_move(name, n) * 1e6:.2f}" if n in timed else "-" for n in sizes),
+            *(["-" if growth is None else f"{growth:.2f}"] if several else []),
         ]
-        for name in report.players()
-    ]
+
+    rows = [cells(name) for name in report.players()]
     memory_rows = [
         [m.player, f"{m.moves:,}", f"{m.peak_bytes / 1024:,.0f}", f"{m.bytes_per_move:.1f}"]
         for m in report.memory
@@ -457,11 +550,32 @@ def format_report(report: SpeedReport) -> str:
         if drift_rows
         else []
     )
+    engine = "ai" if "ai" in report.players() else None
+    versus = (
+        [
+            "",
+            f"the engine's time a move as a multiple of each bot file's, at {sizes[0]:,} moves "
+            "(the bots run in this process: their own moves' cost)",
+            _table(
+                ["bot file", "ai / bot"],
+                [
+                    [
+                        bot,
+                        f"{report.per_move(engine, sizes[0]) / report.per_move(bot, sizes[0]):.2f}",
+                    ]
+                    for bot in report.bots
+                ],
+            ),
+        ]
+        if report.bots and engine is not None
+        else []
+    )
     return "\n".join(
         [
             f"per-move time, median over interleaved matches against random moves ({matches} moves; "
             f"seed {report.seed})",
             _table(headers, rows),
+            *versus,
             *drift_table,
             "",
             "memory: tracemalloc peak growth of one match",
@@ -516,15 +630,39 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         default=21,
         help="with --breakdown: matches of the smallest size (median; default 21)",
     )
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="bot files (PATH.py, rpscontest:PATH, kaggle:PATH) timed beside the engine, in "
+        "this process, at the smallest size",
+    )
+    parser.add_argument(
+        "--shim",
+        action="append",
+        default=[],
+        type=options.one_of(SHIMS, "a shim"),
+        metavar="NAME",
+        help="run every bot file with this compatibility shim (repeat for more): "
+        + "; ".join(f"{name}: {what}" for name, what in SHIMS.items()),
+    )
     return parser
 
 
 def run(args: argparse.Namespace) -> str:
     """Measure as ``args`` say and return the formatted report."""
     sizes = tuple(args.sizes)
+    if args.breakdown and args.bots:
+        raise ValueError("--bots times bot files beside the engine; --breakdown takes none")
     if args.breakdown:
         return format_breakdown(measure_breakdown(min(sizes), args.matches, args.seed))
-    report = measure(sizes=sizes, runs=args.runs, memory_moves=args.memory_moves, seed=args.seed)
+    bots = bot_players(args.bots, args.shim, min(sizes)) if args.bots else {}
+    # whatever a bot prints while timed is dropped (the report is printed afterwards)
+    with contextlib.redirect_stdout(io.StringIO()) if bots else contextlib.nullcontext():
+        report = measure(
+            sizes=sizes, runs=args.runs, memory_moves=args.memory_moves, seed=args.seed, short=bots
+        )
     return format_report(report)
 
 

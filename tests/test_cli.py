@@ -164,6 +164,80 @@ def test_speed_measure_returns_every_figure() -> None:
         speed.measure(players, sizes=(), runs=1)
 
 
+def test_bench_times_bot_files_beside_the_engine_at_the_smallest_size(capsys, tmp_path) -> None:
+    # a Kaggle agent that prints on every move, and an rpscontest script
+    kaggle = tmp_path / "echo.py"
+    kaggle.write_text(
+        "import random\n"
+        "def agent(observation, configuration):\n"
+        "    print('noise from the bot')\n"
+        "    return random.randrange(configuration.signs)\n"
+    )
+    script = tmp_path / "rocky.py"
+    script.write_text("output = 'R' if input == '' else input\n")
+    code = main(
+        [
+            "bench",
+            "--sizes",
+            "20,40",
+            "--runs",
+            "1",
+            "--memory-moves",
+            "20",
+            "--bots",
+            str(kaggle),
+            f"rpscontest:{script}",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "noise from the bot" not in out
+    timings, ratio = out.split("ai / bot")
+    rows = {line.split()[0]: line.split()[1:] for line in timings.splitlines() if line.strip()}
+    # timed at 20 moves only, no growth ratio, and as a multiple of the engine's time
+    assert rows["echo"][1:] == ["-", "-"] and float(rows["echo"][0]) > 0
+    assert rows["rocky"][1:] == ["-", "-"]
+    assert float(rows["ai"][0]) > 0 and float(rows["ai"][1]) > 0
+    assert "echo" in ratio and "rocky" in ratio
+    memory = out.split("memory:")[1]
+    assert "echo" not in memory and "rocky" not in memory
+
+
+def test_bench_measures_bot_files_in_the_same_interleaved_run() -> None:
+    speed = _load_speed()
+    assert speed is not None
+    players = {"frequency": speed.default_players()["frequency"]}
+    short = {"rock": lambda rng: speed.default_players()["frequency"](rng)}
+    result = speed.measure(players, sizes=(10, 40), runs=2, memory_moves=20, seed=1, short=short)
+    assert [(t.player, t.moves, t.runs) for t in result.timings] == [
+        ("frequency", 10, 8),
+        ("rock", 10, 8),
+        ("frequency", 40, 2),
+    ]
+    assert result.growth("rock") is None and result.growth("frequency") > 0
+    assert result.bots == ("rock",) and [m.player for m in result.memory] == ["frequency"]
+    with pytest.raises(ValueError, match="players named twice: \\['frequency'\\]"):
+        speed.measure(players, sizes=(10,), runs=1, short=players)
+
+
+def test_bench_names_a_bot_file_it_cannot_time(capsys, tmp_path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def agent(observation, configuration):\n    return 1 / 0\n")
+    assert main(["bench", "--sizes", "10", "--runs", "1", "--bots", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert f"bot file {str(broken)!r} failed while timed: ZeroDivisionError" in err
+    assert main(["bench", "--sizes", "10", "--bots", str(tmp_path / "none.py")]) == 2
+    assert "none.py" in capsys.readouterr().err
+    assert main(["bench", "--breakdown", "--bots", str(broken)]) == 2
+    assert "--breakdown takes none" in capsys.readouterr().err
+    speed = _load_speed()
+    assert speed is not None
+    same = tmp_path / "other"
+    same.mkdir()
+    (same / "broken.py").write_text("output = 'P'\n")
+    labels = speed.bot_players([str(broken), f"rpscontest:{same / 'broken.py'}"])
+    assert list(labels) == [str(broken), f"rpscontest:{same / 'broken.py'}"]
+
+
 def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
     from roshambo.engine.predictors import PREDICTORS
 

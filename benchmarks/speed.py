@@ -51,12 +51,12 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from roshambo.apps import options
-from roshambo.arena.filebots import SHIMS
+from roshambo.arena.filebots import RPSCONTEST, SHIMS, BotSource
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DRIFT_CHUNK = 1_000
@@ -401,47 +401,52 @@ class TimedBot:
     file and the failure."""
 
     def __init__(
-        self, spec: str, source: object, shims: tuple[str, ...], throws: int, rng: random.Random
+        self, spec: str, source: BotSource, shims: tuple[str, ...], throws: int, rng: random.Random
     ) -> None:
         from roshambo.arena import filebot_child as child
 
         self.spec = spec
         self._errors = child.BotError
-        path, text = source.path, source.source  # type: ignore[attr-defined]
+        path, text = source.path, source.source
         folder = os.path.dirname(path)
         if folder not in sys.path:
             sys.path.insert(0, folder)  # the bot imports its neighbours, as in the arena
         try:
-            child._seed(rng.getrandbits(32), text)
-            if source.kind == "rpscontest":  # type: ignore[attr-defined]
-                self._bot: object = child.RpscontestBot(path, text, list(shims))
+            child.seed_globals(rng.getrandbits(32), text)
+            bot: child.RpscontestBot | child.KaggleBot
+            if source.kind == RPSCONTEST:
+                bot = child.RpscontestBot(path, text, list(shims))
             else:
-                self._bot = child.KaggleBot(path, text, throws, 1.0, list(shims))
+                bot = child.KaggleBot(path, text, throws, 1.0, list(shims))
         except child.BotError as exc:
             raise ValueError(f"bot file {spec!r} failed to load: {exc}") from None
-        self._move = self._bot.move  # type: ignore[attr-defined]
+        self._move = bot.move
 
     def move(self, their_last: int | None) -> int:
         try:
-            return self._move(their_last)  # type: ignore[no-any-return]
+            return self._move(their_last)
         except self._errors as exc:
             raise ValueError(f"bot file {self.spec!r} failed while timed: {exc}") from None
 
 
 def bot_players(
-    specs: Sequence[str], shims: Sequence[str] = (), throws: int = 1_000
+    specs: Sequence[str],
+    shims: Sequence[str] = (),
+    throws: int = 1_000,
+    taken: Collection[str] = (),
 ) -> dict[str, Factory]:
     """Factories of :class:`TimedBot` for bot file ``specs`` (told a match has ``throws``
-    throws), by file name (the spec where two share one); ``ValueError`` naming a spec that is not a readable bot file or a shim
-    that does not exist."""
-    from roshambo.arena.filebots import BotSource, check_shims, split_spec
+    throws), by file name, or by spec where two share a name or it is ``taken`` (another
+    player's); ``ValueError`` naming a spec that is not a readable bot file or a shim that
+    does not exist."""
+    from roshambo.arena.filebots import check_shims, split_spec
 
     checked = check_shims(tuple(shims))
     names = [Path(split_spec(spec)[1]).stem for spec in specs]
     players: dict[str, Factory] = {}
     for spec, name in zip(specs, names):
         source = BotSource.read(spec)
-        label = name if names.count(name) == 1 else spec
+        label = name if names.count(name) == 1 and name not in taken else spec
         players[label] = lambda rng, spec=spec, source=source: TimedBot(
             spec, source, checked, throws, rng
         )
@@ -657,11 +662,17 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError("--bots times bot files beside the engine; --breakdown takes none")
     if args.breakdown:
         return format_breakdown(measure_breakdown(min(sizes), args.matches, args.seed))
-    bots = bot_players(args.bots, args.shim, min(sizes)) if args.bots else {}
+    players = default_players()
+    bots = bot_players(args.bots, args.shim, min(sizes), taken=players) if args.bots else {}
     # whatever a bot prints while timed is dropped (the report is printed afterwards)
     with contextlib.redirect_stdout(io.StringIO()) if bots else contextlib.nullcontext():
         report = measure(
-            sizes=sizes, runs=args.runs, memory_moves=args.memory_moves, seed=args.seed, short=bots
+            players,
+            sizes=sizes,
+            runs=args.runs,
+            memory_moves=args.memory_moves,
+            seed=args.seed,
+            short=bots,
         )
     return format_report(report)
 

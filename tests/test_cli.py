@@ -236,6 +236,9 @@ def test_bench_names_a_bot_file_it_cannot_time(capsys, tmp_path) -> None:
     (same / "broken.py").write_text("output = 'P'\n")
     labels = speed.bot_players([str(broken), f"rpscontest:{same / 'broken.py'}"])
     assert list(labels) == [str(broken), f"rpscontest:{same / 'broken.py'}"]
+    # a bot file named like a player of the run goes by its spec
+    (same / "ai.py").write_text("output = 'P'\n")
+    assert list(speed.bot_players([str(same / "ai.py")], taken=["ai"])) == [str(same / "ai.py")]
 
 
 def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:

@@ -105,7 +105,9 @@ def _shimmed(path: str, shims: list[str]) -> dict[str, object]:
     return namespace
 
 
-def _seed(seed: int, source: str) -> None:
+def seed_globals(seed: int, source: str) -> None:
+    """Seed the generators a bot may draw from: ``random``, and numpy's global one if the
+    source mentions numpy and numpy is installed."""
     random.seed(seed)
     if "numpy" in source and importlib.util.find_spec("numpy") is not None:
         import numpy
@@ -198,7 +200,7 @@ def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
     sys.path[:] = [os.path.dirname(os.path.abspath(path)), *setup["sys_path"]]
     bot: RpscontestBot | KaggleBot
     try:
-        _seed(setup["seed"], source)
+        seed_globals(setup["seed"], source)
         if setup["kind"] == "rpscontest":
             bot = RpscontestBot(path, source, setup["shims"])
         else:

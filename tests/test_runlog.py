@@ -119,6 +119,72 @@ def test_files_that_are_not_run_logs_are_refused(tmp_path) -> None:
         run(out)
 
 
+@pytest.mark.parametrize(
+    "edit, complaint",
+    [
+        (lambda r: "null", "a match record is an object, not None"),
+        (lambda r: [1, 2, 3], r"an object, not \[1, 2, 3\]"),
+        (lambda r: {**r, "wins": r["wins"] + 999}, "do not add up to n 40"),
+        (lambda r: {**r, "wins": -5}, "wins -5 is not a non-negative integer"),
+        (lambda r: {**r, "wins": True}, "wins True is not"),
+        (lambda r: {**r, "wins": 3.0}, "wins 3.0 is not"),
+        (lambda r: {**r, "wins": 1e400}, "wins inf is not"),
+        (lambda r: {**r, "n": 7}, "do not add up to n 7"),
+        (lambda r: {k: v for k, v in r.items() if k != "ties"}, "no 'ties'"),
+        (lambda r: {**r, "rep": 5}, "rep 5, but this run has 2 repetitions"),
+        (lambda r: {**r, "player": "zz"}, "not this run's players"),
+        (
+            lambda r: {**r, "forfeit": {"player": "zz", "round": "a", "cause": 5, "error": None}},
+            "is not a forfeit of this match",
+        ),
+        (lambda r: {**r, "seed": r["seed"] + 1}, "has seed .* but this run draws"),
+        (
+            lambda r: {**r, "player": r["opponent"], "opponent": r["player"]},
+            "is not scheduled",
+        ),
+    ],
+)
+def test_a_doctored_record_is_named_and_nothing_is_played(
+    tmp_path, monkeypatch, edit, complaint
+) -> None:
+    out = tmp_path / "run.jsonl"
+    run(out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    changed = edit(json.loads(lines[2]))
+    lines[2] = changed if isinstance(changed, str) else json.dumps(changed)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = out.read_bytes()
+    import roshambo.arena.tournaments as arena
+
+    monkeypatch.setattr(arena, "play_match", lambda *a, **k: pytest.fail("played"))
+    with pytest.raises(ValueError, match="line 3: .*" + complaint):
+        run(out)
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "change, complaint",
+    [
+        ({"seed": 1e400}, "seed inf is not"),
+        ({"format": 2}, "format 2, not 1"),
+        ({"n": "40"}, "n '40'"),
+    ],
+)
+def test_a_doctored_run_description_is_named(tmp_path, change, complaint) -> None:
+    out = tmp_path / "run.jsonl"
+    run(out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["run"].update(change)
+    lines[0] = json.dumps(head)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a run description: " + complaint):
+        run(out)
+    if "seed" in change:  # what the CLI reads first to resume without --seed
+        with pytest.raises(ValueError, match="not a run log"):
+            read_seed(out)
+
+
 def test_forfeits_survive_the_round_trip() -> None:
     result = MatchResult(
         "a.py", "b", 1, 9, 0, 5, 10, 3, Forfeit("a.py", 2, "timeout", "timeout: x")

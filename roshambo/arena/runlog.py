@@ -22,6 +22,8 @@ from typing import Any
 
 from .matches import Factory, Forfeit, MatchResult
 
+CAUSES = ("error", "illegal", "timeout")  # a forfeit's causes (see Forfeit)
+
 FORMAT = 1
 
 
@@ -71,16 +73,32 @@ class RunHeader:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RunHeader:  # parsed JSON
+        """The header a run log's first line describes; ``ValueError`` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a run description is an object, not {data!r}")
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format {data.get('format')!r}, not {FORMAT}")
         players = data["players"]
-        assert isinstance(players, Mapping)
+        labels = (data["population"], data["candidates"])
+        if not isinstance(players, Mapping) or not all(
+            isinstance(x, list) and all(isinstance(label, str) for label in x) for x in labels
+        ):
+            raise ValueError("the players are not lists of labels with their fingerprints")
         return cls(
-            int(data["seed"]),
-            int(data["n"]),
-            int(data["reps"]),
-            tuple(data["population"]),
-            tuple(data["candidates"]),
+            _count(data["seed"], "seed"),
+            _count(data["n"], "n"),
+            _count(data["reps"], "reps"),
+            tuple(labels[0]),
+            tuple(labels[1]),
             tuple((str(k), str(v)) for k, v in players.items()),
         )
+
+
+def _count(value: object, what: str) -> int:
+    """``value`` if it is a non-negative integer (not a bool, a float or a string)."""
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{what} {value!r} is not a non-negative integer")
+    return value
 
 
 def match_line(result: MatchResult, seconds: float) -> dict[str, object]:
@@ -101,18 +119,47 @@ def match_line(result: MatchResult, seconds: float) -> dict[str, object]:
 
 
 def result_from_line(data: Mapping[str, Any]) -> MatchResult:  # parsed JSON
-    """The :class:`MatchResult` a run-log line holds."""
+    """The :class:`MatchResult` a run-log line holds; ``ValueError`` naming what is wrong
+    (a field missing or of the wrong kind, throws that do not add up to ``n``, a forfeit
+    by neither player)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a match record is an object, not {data!r}")
+    player, opponent = data["player"], data["opponent"]
+    if not isinstance(player, str) or not isinstance(opponent, str):
+        raise ValueError(f"players {player!r} and {opponent!r} are not labels")
+    wins, losses, ties = (_count(data[key], key) for key in ("wins", "losses", "ties"))
+    n = _count(data["n"], "n")
+    if wins + losses + ties != n:
+        raise ValueError(f"wins {wins}, losses {losses} and ties {ties} do not add up to n {n}")
     forfeit = data.get("forfeit")
+    if forfeit is not None:
+        if not isinstance(forfeit, Mapping) or set(forfeit) != {
+            "player",
+            "round",
+            "cause",
+            "error",
+        }:
+            raise ValueError(f"forfeit {forfeit!r} is not a forfeit record")
+        who, round_, cause, error = (forfeit[k] for k in ("player", "round", "cause", "error"))
+        if (
+            who not in (player, opponent)
+            or type(round_) is not int
+            or not 1 <= round_ <= n
+            or cause not in CAUSES
+            or not isinstance(error, str)
+        ):
+            raise ValueError(f"forfeit {dict(forfeit)!r} is not a forfeit of this match")
+        forfeit = Forfeit(who, round_, cause, error)
     return MatchResult(
-        player=str(data["player"]),
-        opponent=str(data["opponent"]),
-        wins=int(data["wins"]),
-        losses=int(data["losses"]),
-        ties=int(data["ties"]),
-        seed=int(data["seed"]),
-        n=int(data["n"]),
-        rep=int(data["rep"]),
-        forfeit=Forfeit(**forfeit) if isinstance(forfeit, Mapping) else None,
+        player=player,
+        opponent=opponent,
+        wins=wins,
+        losses=losses,
+        ties=ties,
+        seed=_count(data["seed"], "seed"),
+        n=n,
+        rep=_count(data["rep"], "rep"),
+        forfeit=forfeit,
     )
 
 
@@ -126,7 +173,7 @@ def read_seed(path: str | Path) -> int | None:
     if not first.endswith(b"\n"):
         return None
     try:
-        return int(json.loads(first)["run"]["seed"])
+        return _count(json.loads(first)["run"]["seed"], "seed")
     except (ValueError, KeyError, TypeError):
         raise ValueError(
             f"{path} is not a run log of this arena (its first line is not a run description)"
@@ -140,6 +187,7 @@ class RunLog:
         self.path = Path(path)
         self.header = header
         self.done: dict[tuple[str, str, int], MatchResult] = {}
+        self.lines: dict[tuple[str, str, int], int] = {}  # where each one is (1-based)
         whole = self._read()
         self._handle = open(self.path, "ab")
         if whole is None:
@@ -159,10 +207,11 @@ class RunLog:
             return None
         try:
             found = RunHeader.from_json(json.loads(lines[0])["run"])
-        except (ValueError, KeyError, TypeError, AssertionError):
+        except (ValueError, KeyError, TypeError) as exc:
+            why = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
             raise ValueError(
                 f"{self.path} is not a run log of this arena (its first line is "
-                f"not a run description): choose another --out file"
+                f"not a run description: {why}): choose another --out file"
             ) from None
         if found != self.header:
             raise ValueError(
@@ -172,14 +221,32 @@ class RunLog:
         for number, line in enumerate(lines[1:], start=2):
             try:
                 result = result_from_line(json.loads(line))
+                self._check(result)
             except (ValueError, KeyError, TypeError) as exc:
+                why = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
                 raise ValueError(
-                    f"{self.path}, line {number}: not a match record ({exc})"
+                    f"{self.path}, line {number}: not a match record ({why})"
                 ) from None
-            self.done[(result.player, result.opponent, result.rep)] = result
+            key = (result.player, result.opponent, result.rep)
+            self.done[key] = result
+            self.lines[key] = number
         if whole < len(data):
             os.truncate(self.path, whole)
         return whole
+
+    def _check(self, result: MatchResult) -> None:
+        """That a record is one of this run's matches (its seed is checked against the
+        schedule by the tournament, which draws it)."""
+        header = self.header
+        labels = {label for label, _ in header.players}
+        if result.player not in labels or result.opponent not in labels:
+            raise ValueError(
+                f"{result.player!r} against {result.opponent!r}: not this run's players"
+            )
+        if result.n != header.n:
+            raise ValueError(f"n {result.n}, but this run plays {header.n} throws a match")
+        if result.rep >= header.reps:
+            raise ValueError(f"rep {result.rep}, but this run has {header.reps} repetitions")
 
     def _difference(self, found: RunHeader) -> str:
         ours, theirs = self.header.to_json(), found.to_json()

@@ -278,6 +278,19 @@ def tournament(
             factories=factories,
         )
         log = RunLog(out, header)
+        scheduled = {(spec.player, spec.opponent, spec.rep): spec.seed for spec in specs}
+        for key, found in log.done.items():
+            if scheduled.get(key) != found.seed:
+                log.close()
+                what = (
+                    "is not scheduled"
+                    if key not in scheduled
+                    else (f"has seed {found.seed}, but this run draws {scheduled[key]}")
+                )
+                raise ValueError(
+                    f"{out}, line {log.lines[key]}: the match {key[0]} against {key[1]} "
+                    f"(rep {key[2]}) {what}: the file was changed; choose another --out file"
+                )
         for index, spec in enumerate(specs):
             results[index] = log.done.get((spec.player, spec.opponent, spec.rep))
     jobs = [
@@ -327,6 +340,7 @@ def _execute(
         for index, job in jobs:
             yield (index, *_play_job(job))
     else:
+        workers = min(workers, len(jobs))  # no process without a match to play
         pool = ProcessPoolExecutor(max_workers=workers, initializer=end_with_parent)
         try:
             yield from _windowed(jobs, pool, IN_FLIGHT_PER_WORKER * workers)

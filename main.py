@@ -20,8 +20,9 @@ import argparse
 import sys
 import unittest
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from roshambo.apps.options import port_number, positive_int
+from roshambo.apps.options import output_file, port_number, positive_int
 from roshambo.apps.web import DEFAULT_PORT, serve
 from roshambo.arena.tournaments import ENGINE_NAME, known_names
 from RPS import player
@@ -75,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--plot",
+        type=output_file,
         metavar="FILE",
         default=None,
         help="also draw each match's running win rate to FILE (needs matplotlib)",
@@ -136,7 +138,7 @@ def run_server(parser: argparse.ArgumentParser, port: int) -> int:
     return 0
 
 
-def run_matches(bots: Sequence[str], games: int, verbose: bool, plot: str | None) -> int:
+def run_matches(bots: Sequence[str], games: int, verbose: bool, plot: str | Path | None) -> int:
     """``play(player, bot, games)`` for each bot, drawing the running win rates if asked."""
     if plot is None:
         for name in bots:

@@ -42,6 +42,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from roshambo.apps import options  # noqa: E402
+
 BOTS = ("quincy", "abbey", "kris", "mrugesh")
 ROUNDS = {
     "main.py order": ("quincy", "abbey", "kris", "mrugesh"),
@@ -261,12 +265,17 @@ def compare(before: list[Match], after: list[Match]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--hash-seeds", type=int, default=20, help="how many hash seeds (default 20)"
+        "--hash-seeds",
+        type=options.positive_int,
+        default=20,
+        help="how many hash seeds (default 20)",
     )
     parser.add_argument(
-        "--first-hash-seed", type=int, default=0, help="the first hash seed (default 0)"
+        "--first-hash-seed", type=options.seed, default=0, help="the first hash seed (default 0)"
     )
-    parser.add_argument("--workers", type=int, default=2, help="interpreters at once (default 2)")
+    parser.add_argument(
+        "--workers", type=options.workers, default=2, help="interpreters at once (default 2)"
+    )
     parser.add_argument(
         "--engine-seed",
         type=int,

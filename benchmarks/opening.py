@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.arena.tournaments import make_player  # noqa: E402
 from roshambo.engine.agent import Agent  # noqa: E402
 
@@ -192,12 +193,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("opponents", nargs="*", metavar="OPPONENT", help="registry names or specs")
     parser.add_argument(
-        "--rounds", type=int, default=150, help="rounds of each match (default 150)"
+        "--rounds",
+        type=options.positive_int,
+        default=150,
+        help="rounds of each match (default 150)",
     )
     parser.add_argument(
-        "--matches", type=int, default=200, help="matches per opponent (default 200)"
+        "--matches",
+        type=options.positive_int,
+        default=200,
+        help="matches per opponent (default 200)",
     )
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--workers", type=options.workers, default=2, help="processes (default 2)")
     parser.add_argument("--json", help="also save every match's score to FILE")
     parser.add_argument(
         "--compare",

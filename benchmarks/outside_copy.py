@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=options.positive_int, default=100)
     parser.add_argument("--games", type=options.positive_int, default=1000)
-    parser.add_argument("--workers", type=options.positive_int, default=2)
+    parser.add_argument("--workers", type=options.workers, default=2)
     args = parser.parse_args(argv)
     with ProcessPoolExecutor(args.workers) as pool:
         scores = list(pool.map(match, range(args.matches), [args.games] * args.matches))

@@ -273,11 +273,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--games", type=options.positive_int, default=1000, help="games per match (default 1000)"
     )
     parser.add_argument(
-        "--seed", type=options.integer, default=2026, help="the run's seed (default 2026)"
+        "--seed", type=options.seed, default=2026, help="the run's seed (default 2026)"
     )
     parser.add_argument(
         "--workers",
-        type=options.positive_int,
+        type=options.workers,
         default=os.cpu_count() or 1,
         help="processes to play in (default: all cores)",
     )

@@ -50,6 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.opponents.relatives import NOISE, best_rate, member_grid  # noqa: E402
 
 BAR = 99.0
@@ -426,9 +427,14 @@ def compare(before: list[Match], after: list[Match]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--hash-seeds", type=int, default=4, help="hash seeds for the set-tie members (default 4)"
+        "--hash-seeds",
+        type=options.positive_int,
+        default=4,
+        help="hash seeds for the set-tie members (default 4)",
     )
-    parser.add_argument("--workers", type=int, default=2, help="interpreters at once (default 2)")
+    parser.add_argument(
+        "--workers", type=options.workers, default=2, help="interpreters at once (default 2)"
+    )
     parser.add_argument(
         "--engine-seeds",
         "--engine-seed",

@@ -348,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--workers",
-        type=options.positive_int,
+        type=options.workers,
         default=os.cpu_count() or 1,
         help="processes at once (default: all cores)",
     )

@@ -622,7 +622,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         help="moves of the memory run (default: the largest size)",
     )
     parser.add_argument(
-        "--seed", type=options.integer, default=0, help="seed of the random moves (default 0)"
+        "--seed", type=options.seed, default=0, help="seed of the random moves (default 0)"
     )
     parser.add_argument(
         "--breakdown",

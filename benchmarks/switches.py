@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.engine.agent import Agent  # noqa: E402
 from roshambo.engine.moves import beats  # noqa: E402
 from roshambo.opponents.relatives import Switcher, make_relative, spec_name  # noqa: E402
@@ -242,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--periods", default="50,100,200")
     parser.add_argument("--seeds", default="1-8")
-    parser.add_argument("--matches", type=int, default=8)
-    parser.add_argument("--run", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--matches", type=options.positive_int, default=8)
+    parser.add_argument("--run", type=options.positive_int, default=8)
+    parser.add_argument("--workers", type=options.workers, default=2)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = parser.parse_args(argv)

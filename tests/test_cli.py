@@ -366,9 +366,25 @@ def test_plot_without_matplotlib_says_how_to_install_and_fails(
     assert not target.exists()
 
 
-def test_plot_to_an_unwritable_place_is_an_error_not_a_traceback(tmp_path, capsys) -> None:
-    pytest.importorskip("matplotlib", reason=NEEDS_MATPLOTLIB)
+def test_plot_to_an_unwritable_place_is_refused_before_playing(tmp_path, capsys) -> None:
     target = tmp_path / "missing-folder" / "match.png"
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "ai", "kris", "--games", "10", "--seed", "1", "--plot", str(target)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --plot: cannot write" in err and "no directory" in err
+    assert "vs kris" not in capsys.readouterr().out
+
+
+def test_a_plot_that_fails_to_write_at_the_end_is_an_error_not_a_traceback(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    def refuse(traces, path, *, player):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cli, "draw", refuse)
+    monkeypatch.setattr(cli, "require_matplotlib", lambda: None)
+    target = tmp_path / "match.png"
     assert main(["match", "ai", "kris", "--games", "10", "--seed", "1", "--plot", str(target)]) == 2
     assert f"could not write the plot to {target}" in capsys.readouterr().err
 
@@ -487,3 +503,80 @@ def test_a_win_rate_without_a_decisive_game_reads_a_dash(capsys) -> None:
     assert main(["match", "rockbot", "rockbot", "--games", "10", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "win rate -" in out and "0.0%" not in out
+
+
+@pytest.mark.parametrize(
+    "option, value, complaint",
+    [
+        ("--out", "{tmp}/none/run.jsonl", "no directory"),
+        ("--out", "{tmp}", "is a directory"),
+        ("--out", "", "expected a file name"),
+        ("--csv", "{tmp}/none/x.csv", "no directory"),
+        ("--json", "{tmp}", "is a directory"),
+        ("--cross-table", "{tmp}/none/x.csv", "no directory"),
+        ("--seed", "-7", "expected a non-negative integer (a seed), got '-7'"),
+        ("--workers", "100000", "expected a number of processes from 1 to 256"),
+    ],
+)
+def test_a_bad_output_or_run_option_is_refused_before_any_match(
+    tmp_path, capsys, monkeypatch, option, value, complaint
+) -> None:
+    import roshambo.arena.tournaments as arena
+
+    monkeypatch.setattr(arena, "play_match", lambda *a, **k: pytest.fail("played"))
+    argv = ["tournament", "rockbot", "random", "--games", "20", "--workers", "1"]
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, option, value.format(tmp=tmp_path)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: " in err and complaint in err
+
+
+def test_a_file_that_fails_to_write_at_the_end_is_named(tmp_path, capsys, monkeypatch) -> None:
+    def refuse(path, *args):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cli.report, "write_csv", refuse)
+    target = tmp_path / "x.csv"
+    argv = ["tournament", "rockbot", "random", "--games", "20", "--workers", "1"]
+    assert main([*argv, "--csv", str(target)]) == 2
+    assert f"error: could not write --csv {target}: " in capsys.readouterr().err
+
+
+def test_workers_beyond_the_matches_start_no_idle_process(monkeypatch) -> None:
+    import roshambo.arena.tournaments as arena
+
+    sizes = []
+
+    class Pool(arena.ProcessPoolExecutor):
+        def __init__(self, max_workers, **kwargs):
+            sizes.append(max_workers)
+            super().__init__(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr(arena, "ProcessPoolExecutor", Pool)
+    entrants = {name: arena.Registered(name, 20) for name in ("rockbot", "random", "copybot")}
+    arena.tournament(entrants, n=20, reps=1, seed=1, workers=64)
+    assert sizes == [3]  # three pairings
+
+
+def test_a_plot_named_without_a_suffix_says_where_the_png_went(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib", reason=NEEDS_MATPLOTLIB)
+    target = tmp_path / "trace"
+    assert main(["match", "ai", "kris", "--games", "30", "--seed", "5", "--plot", str(target)]) == 0
+    assert capsys.readouterr().out.endswith(f"wrote {target}.png\n")
+    assert (tmp_path / "trace.png").read_bytes().startswith(PNG_MAGIC)
+
+
+@pytest.mark.parametrize(
+    "value, complaint",
+    [
+        ("", "expected comma-separated names, got ''"),
+        (",,,", "expected comma-separated names, got ',,,'"),
+        ("rockbot,rockbot", "rockbot named twice"),
+    ],
+)
+def test_population_bots_must_name_some_bots_once(capsys, value, complaint) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["population", "--bots", value, "--games", "10"])
+    assert exit_.value.code == 2
+    assert f"argument --bots: {complaint}" in capsys.readouterr().err

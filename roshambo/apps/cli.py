@@ -104,18 +104,22 @@ def _add_run_options(parser: argparse.ArgumentParser, *, reps: int) -> None:
         )
     parser.add_argument(
         "--workers",
-        type=options.positive_int,
+        type=options.workers,
         default=os.cpu_count() or 1,
         help="processes to play in (default: all cores; 1 = in-process)",
     )
     parser.add_argument(
-        "--seed", type=options.integer, default=None, help="master seed (default: random, printed)"
+        "--seed", type=options.seed, default=None, help="master seed (default: random, printed)"
     )
-    parser.add_argument("--csv", type=Path, help="write one row per match to this CSV file")
-    parser.add_argument("--json", type=Path, help="write the whole run to this JSON file")
+    parser.add_argument(
+        "--csv", type=options.output_file, help="write one row per match to this CSV file"
+    )
+    parser.add_argument(
+        "--json", type=options.output_file, help="write the whole run to this JSON file"
+    )
     parser.add_argument(
         "--out",
-        type=Path,
+        type=options.output_file,
         metavar="FILE.jsonl",
         help="stream every finished match to this JSONL file; rerunning the "
         "same command with it resumes the run, skipping finished matches",
@@ -149,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(population, reps=3)
     population.add_argument(
         "--bots",
-        type=options.names,
+        type=options.some_names,
         default=None,
         help="comma-separated classic bot names (default: all 43)",
     )
@@ -180,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"throws (default {DEFAULT_THROWS})",
     )
     match.add_argument(
-        "--seed", type=options.integer, default=None, help="seed (default: random, printed)"
+        "--seed", type=options.seed, default=None, help="seed (default: random, printed)"
     )
     _add_plot_option(match, "A's running win rate over the match")
     _add_move_timeout(match)
@@ -202,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(robin, reps=1)
     robin.add_argument(
         "--cross-table",
-        type=Path,
+        type=options.output_file,
         metavar="FILE.csv",
         help="write the cross-table of mean scores (row vs column) as CSV",
     )
@@ -250,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     session.add_argument(
         "--seed",
-        type=options.integer,
+        type=options.seed,
         default=None,
         help="seed the opponent (default: from the OS)",
     )
@@ -263,7 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
         "threaded WSGI server and print its URL; Ctrl-C stops it.",
     )
     web.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})"
+        "--host",
+        type=options.host_name,
+        default=DEFAULT_HOST,
+        help=f"address to bind (default {DEFAULT_HOST})",
     )
     web.add_argument(
         "--port",
@@ -309,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--plot",
-        type=Path,
+        type=options.output_file,
         default=None,
         metavar="FILE",
         help=f"also draw {what} to FILE, with the 60%% line (needs matplotlib)",
@@ -386,17 +393,25 @@ def _say_kinds(players: Iterable[object]) -> None:
 
 
 def _write_files(args: argparse.Namespace, result: TournamentResult) -> None:
-    if args.csv is not None:
-        report.write_csv(args.csv, result.matches)
-        print(f"wrote {args.csv}")
-    if args.json is not None:
-        report.write_json(args.json, result)
-        print(f"wrote {args.json}")
+    writers = (
+        ("--csv", args.csv, lambda path: report.write_csv(path, result.matches)),
+        ("--json", args.json, lambda path: report.write_json(path, result)),
+        (
+            "--cross-table",
+            getattr(args, "cross_table", None),
+            lambda path: report.write_cross_table(path, result),
+        ),
+    )
+    for option, path, write in writers:
+        if path is None:
+            continue
+        try:
+            write(path)
+        except OSError as exc:
+            raise ValueError(f"could not write {option} {path}: {exc}") from exc
+        print(f"wrote {path}")
     if args.out is not None:
         print(f"match log: {args.out}")
-    if getattr(args, "cross_table", None) is not None:
-        report.write_cross_table(args.cross_table, result)
-        print(f"wrote {args.cross_table}")
 
 
 def _draw(traces: Sequence[MatchTrace], path: Path, player: str) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 
 def _bad(expected: str, text: str) -> argparse.ArgumentTypeError:
@@ -23,6 +25,29 @@ def integer(text: str) -> int:
         return int(text)
     except ValueError:
         raise _bad("an integer", text) from None
+
+
+def seed(text: str) -> int:
+    """A seed: an integer >= 0 (``random.Random`` seeds -n as n, so a negative seed would be
+    another name for a positive one)."""
+    return _int_in(text, 0, None, "a non-negative integer (a seed)")
+
+
+def output_file(text: str) -> Path:
+    """A file to write: not empty, not a directory, in a directory that exists and can be
+    written to (checked when the command line is read, so that no run is lost to a bad
+    name at its end)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: no directory {str(folder)!r}")
+    if not os.access(folder, os.W_OK) or path.exists() and not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: permission denied")
+    return path
 
 
 def _int_in(text: str, low: int, high: int | None, expected: str) -> int:
@@ -38,6 +63,14 @@ def _int_in(text: str, low: int, high: int | None, expected: str) -> int:
 def positive_int(text: str) -> int:
     """An integer >= 1 (games, repetitions, workers, sizes)."""
     return _int_in(text, 1, None, "a positive integer")
+
+
+MAX_WORKERS = 256  # processes a command may start: more is a typo, or a fork bomb
+
+
+def workers(text: str) -> int:
+    """A number of worker processes: 1 to ``MAX_WORKERS``."""
+    return _int_in(text, 1, MAX_WORKERS, f"a number of processes from 1 to {MAX_WORKERS}")
 
 
 def positive_ints(text: str) -> tuple[int, ...]:
@@ -63,6 +96,16 @@ def seconds(text: str) -> float:
     return value
 
 
+def host_name(text: str) -> str:
+    """An address to listen on, named: an empty one would listen on every interface
+    unasked (say 0.0.0.0 for that)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected an address (e.g. 127.0.0.1, or 0.0.0.0 for every interface), got {text!r}"
+        )
+    return text.strip()
+
+
 def port_number(text: str) -> int:
     """A port to serve on: 0 to 65535 (0 picks a free one)."""
     return _int_in(text, 0, 65535, "a port from 0 to 65535")
@@ -83,3 +126,14 @@ def one_of(choices: Iterable[str], what: str) -> Callable[[str], str]:
 def names(text: str) -> list[str]:
     """A comma-separated list of names (empty entries dropped; '' for none)."""
     return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def some_names(text: str) -> list[str]:
+    """A comma-separated list of at least one name, none twice."""
+    found = names(text)
+    if not found:
+        raise argparse.ArgumentTypeError(f"expected comma-separated names, got {text!r}")
+    twice = sorted({name for name in found if found.count(name) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(twice)} named twice in {text!r}")
+    return found

@@ -150,5 +150,7 @@ def draw(traces: Sequence[MatchTrace], path: str | Path, *, player: str = "playe
     axes.legend(loc="lower right")
     figure.tight_layout()
     target = Path(path)
+    if not target.suffix:  # matplotlib would add ".png" itself: say where it is
+        target = target.with_suffix(".png")
     figure.savefig(target)
     return target

@@ -218,4 +218,29 @@ def test_the_submission_is_self_contained(kaggle: ModuleType, tmp_path: Path) ->
 def test_command_line_writes_the_archive(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert kaggle_agent.main([str(tmp_path / "out.tar.gz")]) == 0
     assert (tmp_path / "out.tar.gz").is_file() and "out.tar.gz" in capsys.readouterr().out
-    assert kaggle_agent.main(["a", "b"]) == 2 and "usage" in capsys.readouterr().err
+    for bad, complaint in (
+        (["a", "b"], "unrecognized arguments: b"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        ([str(tmp_path)], "is a directory"),
+        ([str(tmp_path / "none" / "x.tar.gz")], "no directory"),
+        ([""], "expected a file name"),
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            kaggle_agent.main(bad)
+        assert exit_.value.code == 2 and complaint in capsys.readouterr().err, bad
+    assert not (tmp_path / "--bogus").exists() and not Path("--bogus").exists()
+
+
+def test_a_bad_call_leaves_the_episode_as_it_was() -> None:
+    def episode(bad_at: int | None) -> list[int]:
+        agent = kaggle_agent.KaggleAgent(random.Random(3))
+        moves = []
+        for step in range(12):
+            if step == bad_at:
+                with pytest.raises(ValueError, match="'X'"):
+                    agent({"step": 2, "lastOpponentAction": "X"}, {})
+            last = {} if step == 0 else {"lastOpponentAction": (step * 7) % 3}
+            moves.append(agent({"step": step, **last}, {}))
+        return moves
+
+    assert episode(6) == episode(None)

@@ -38,6 +38,7 @@ kaggle-environments documents, and what is verified here is that its loader runs
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import random
 import sys
@@ -48,6 +49,7 @@ from pathlib import Path
 # Absolute imports on purpose: in a submission this file runs as a bare main.py, outside
 # the package, where relative imports cannot work.
 import roshambo
+from roshambo.apps.options import output_file
 from roshambo.engine.agent import Agent
 from roshambo.engine.moves import Move, check_move
 
@@ -94,16 +96,16 @@ class KaggleAgent:
         step = _field(observation, "step")
         if isinstance(step, bool) or not isinstance(step, int) or step < 0:
             raise ValueError(f"observation.step is {step!r}: expected an int >= 0")
-        # A step that does not move forward can only be another episode whose step 0 we missed;
-        # then the engine starts a fresh match there.
-        if step == 0 or (self._step is not None and step <= self._step):
-            self.reset()
         their_last: Move | None = None
-        if step > 0:
+        if step > 0:  # checked before anything changes: a bad call leaves the episode as it was
             last = _field(observation, "lastOpponentAction")
             if last is None:
                 raise ValueError(f"observation.lastOpponentAction is missing at step {step}")
             their_last = check_move(last)
+        # A step that does not move forward can only be another episode whose step 0 we missed;
+        # then the engine starts a fresh match there.
+        if step == 0 or (self._step is not None and step <= self._step):
+            self.reset()
         if self._step is None:
             their_last = None  # joined mid-episode: that move answered none of ours
         self._step = step
@@ -139,15 +141,24 @@ def write_submission(target: str | Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m roshambo.apps.kaggle_agent [submission.tar.gz]``: write the submission archive."""
-    args = sys.argv[1:] if argv is None else argv
-    usage = "usage: python -m roshambo.apps.kaggle_agent [submission.tar.gz]"
-    if args in (["-h"], ["--help"]):
-        print(usage)
-        return 0
-    if len(args) > 1:
-        print(usage, file=sys.stderr)
+    parser = argparse.ArgumentParser(
+        prog="python -m roshambo.apps.kaggle_agent",
+        description="Write a Kaggle submission archive: this agent as main.py plus roshambo/.",
+    )
+    parser.add_argument(
+        "target",
+        nargs="?",
+        type=output_file,
+        default="submission.tar.gz",
+        metavar="FILE.tar.gz",
+        help="where to write it (default submission.tar.gz)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        target = write_submission(args.target)
+    except OSError as exc:
+        print(f"error: could not write {args.target}: {exc}", file=sys.stderr)
         return 2
-    target = write_submission(Path(args[0] if args else "submission.tar.gz"))
     print(
         f"wrote {target} (main.py + roshambo/); submit it with: "
         f"kaggle competitions submit <competition> -f {target}"

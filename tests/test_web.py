@@ -531,6 +531,40 @@ def test_serve_names_a_port_in_use() -> None:
             serve(port=port, out=io.StringIO())
 
 
+def test_serve_names_an_address_that_does_not_resolve() -> None:
+    with pytest.raises(ValueError, match="nosuch.invalid:0: no such address.*another --host"):
+        serve(host="nosuch.invalid", port=0, out=io.StringIO())
+
+
+@pytest.mark.parametrize("host", ["", "  "])
+def test_an_empty_host_is_refused_not_every_interface(host: str, capsys) -> None:
+    from roshambo.apps.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--host", host, "--port", "0"])
+    assert (
+        exit_.value.code == 2 and "argument --host: expected an address" in capsys.readouterr().err
+    )
+
+
+def test_a_chunked_body_is_refused_with_411_and_changes_nothing() -> None:
+    app = WebApp(max_games=5)
+    for path in ("/api/games", f"/api/games/{app.games.create('rockbot').id}/moves"):
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": path,
+            "HTTP_TRANSFER_ENCODING": "chunked",
+            "wsgi.input": io.BytesIO(b'{"opponent": "kris"}'),
+            "wsgi.errors": io.StringIO(),
+        }
+        seen: list[str] = []
+        before = len(app.games)
+        out = b"".join(app(environ, lambda status, headers: seen.append(status)))
+        assert seen[0].startswith("411"), (path, seen, out)
+        assert "Content-Length" in json.loads(out)["error"]
+        assert len(app.games) == before
+
+
 @pytest.mark.parametrize(
     "command",
     [["-m", "roshambo", "serve", "--port", "0", "--max-games", "7"], ["main.py", "--serve", "0"]],

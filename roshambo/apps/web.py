@@ -34,6 +34,7 @@ import json
 import random
 import re
 import secrets
+import socket
 import sys
 import threading
 import traceback
@@ -517,6 +518,12 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
                 HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                 f"request body is too large: at most {MAX_BODY} bytes",
             )
+    elif environ.get("HTTP_TRANSFER_ENCODING", "").strip():  # a body this server cannot read
+        raise ApiError(
+            HTTPStatus.LENGTH_REQUIRED,
+            f"a body sent with Transfer-Encoding {shown(environ['HTTP_TRANSFER_ENCODING'])} "
+            "is not read here: send it with a Content-Length",
+        )
     else:
         raw = b""
     if not raw.strip():
@@ -652,6 +659,11 @@ def serve(
     application = WebApp(max_games=max_games, max_rounds=max_rounds, bots=bots)
     try:
         server = make_server(host, port, application)
+    except socket.gaierror as err:  # (an OSError too: the name, not the port, is at fault)
+        raise ValueError(
+            f"cannot listen on {host}:{port}: no such address ({err.strerror or err}); "
+            f"choose another --host"
+        ) from None
     except OSError as err:
         raise ValueError(
             f"cannot listen on {host}:{port}: {err.strerror or err}; "

@@ -18,6 +18,11 @@ def player(prev_play, opponent_history=[]):
     if not opponent_history:
         opponent_history.append(Agent())
     engine = opponent_history[0]
+    if not isinstance(engine, Agent):
+        raise TypeError(
+            f"opponent_history holds this player's engine, not {engine!r}: call "
+            "player(prev_play) and let the default argument keep the state"
+        )
     if their_last is None or not engine.started:
         engine.new_match()
         their_last = None

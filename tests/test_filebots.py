@@ -94,6 +94,31 @@ def test_unreadable_kinds_and_syntax_errors_are_clear(tmp_path) -> None:
         BotSource.read(broken)
 
 
+def test_files_are_read_as_python_reads_them(tmp_path) -> None:
+    # a byte-order mark, and a coding declaration: Python runs both, so the arena does
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbfdef agent(observation, configuration):\n    return 2\n")
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(
+        b"# -*- coding: latin-1 -*-\n# caf\xe9\ndef agent(observation, configuration):\n"
+        b"    return 2\n"
+    )
+    for path in (bom, latin):
+        assert BotSource.read(str(path)).kind == "kaggle"
+        assert play_match(resolve(str(path)), RockBot, 5, 1).losses == 5  # scissors
+
+
+def test_null_bytes_and_directories_are_named(tmp_path) -> None:
+    nul = tmp_path / "nul.py"
+    nul.write_bytes(b"def agent(o, c):\n    return 1\x00\n")
+    with pytest.raises(ValueError, match="'.*nul.py' is not valid Python: .*null bytes"):
+        BotSource.read(str(nul))
+    folder = tmp_path / "folder.py"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="folder.py' is a directory"):
+        BotSource.read(str(folder))
+
+
 def test_cli_refuses_a_bad_file_with_one_line_and_exit_2(tmp_path, capsys) -> None:
     assert main(["match", "ai", str(tmp_path / "none.py"), "--games", "5"]) == 2
     err = capsys.readouterr().err

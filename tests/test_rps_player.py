@@ -268,3 +268,17 @@ def test_output_is_always_a_letter(engine_slot: list) -> None:
         out = RPS.player(prev)
         assert type(out) is str and out in ("R", "P", "S")
         prev = letter
+
+
+@pytest.mark.parametrize("history", [["R", "P"], [None], [0]])
+def test_a_list_of_ones_own_is_refused_by_name_and_left_alone(history: list) -> None:
+    before = list(history)
+    with pytest.raises(TypeError, match=re.escape(f"not {history[0]!r}")):
+        RPS.player("R", history)
+    assert history == before
+
+
+def test_a_fresh_list_of_ones_own_holds_a_match(engine_slot: list) -> None:
+    mine: list = []
+    assert RPS.player("", mine) in LETTERS and isinstance(mine[0], Agent)
+    assert RPS.player("R", mine) in LETTERS and len(mine) == 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -255,17 +256,24 @@ class BotSource:
         """Read and check ``spec``; ``ValueError`` naming it if it cannot be a bot."""
         kind, rest = split_spec(spec)
         path = Path(rest)
+        if path.is_dir():
+            raise ValueError(f"bot file {str(path)!r} is a directory (from player {spec!r})")
         if not path.is_file():
             raise ValueError(f"bot file {str(path)!r} not found (from player {spec!r})")
         try:
-            source = path.read_text(encoding="utf-8")
+            # decoded as Python decodes a source file: UTF-8, a byte-order mark, or the
+            # encoding its coding declaration names
+            source = importlib.util.decode_source(path.read_bytes())
             tree = ast.parse(source, filename=str(path))
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read bot file {str(path)!r}: {exc}") from None
         except SyntaxError as exc:
+            where = f"line {exc.lineno}: " if exc.lineno else ""  # (none for null bytes)
             raise ValueError(
-                f"bot file {str(path)!r} is not valid Python: line {exc.lineno}: {exc.msg}"
+                f"bot file {str(path)!r} is not valid Python: {where}{exc.msg}"
             ) from None
+        except ValueError as exc:  # null bytes, before Python 3.12
+            raise ValueError(f"bot file {str(path)!r} is not valid Python: {exc}") from None
         if kind is not None:
             return cls(kind, str(path.resolve()), source, reason="forced")
         found = detect(tree)

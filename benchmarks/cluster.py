@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.apps.cli import build_parser, population_players  # noqa: E402
 from roshambo.apps.report import table  # noqa: E402
 from roshambo.arena.executors import ExecutorChoice, open_executor  # noqa: E402
@@ -87,9 +88,9 @@ def timed(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--throws", type=int, default=1000)
+    parser.add_argument("--reps", type=options.positive_int, default=1)
+    parser.add_argument("--rounds", type=options.positive_int, default=3)
+    parser.add_argument("--throws", type=options.positive_int, default=1000)
     parser.add_argument("--bots", default=None, help="classic bots (default: all 43)")
     parser.add_argument("--no-dask", action="store_true", help="the process pool only")
     args = parser.parse_args(argv)

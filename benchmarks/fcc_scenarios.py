@@ -278,11 +278,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--engine-seed",
-        type=int,
+        type=options.seed,
         default=None,
         help="seed the engine (plus the hash seed); default: OS entropy",
     )
-    parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
+    parser.add_argument(
+        "--json", type=options.output_file, default=None, help="also save every match to FILE"
+    )
     parser.add_argument(
         "--compare",
         type=Path,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.apps.report import table  # noqa: E402
 from roshambo.arena.tournaments import make_player  # noqa: E402
 from roshambo.opponents import RockBot  # noqa: E402
@@ -51,8 +52,8 @@ def measure(player: object, moves: int) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--moves", type=options.positive_int, default=2000)
+    parser.add_argument("--rounds", type=options.positive_int, default=5)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         specs = {}

@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.engine.agent import Belief  # noqa: E402
 from roshambo.engine.moves import outcome  # noqa: E402
 
@@ -227,9 +228,11 @@ def format_result(result: LoadResult) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--moves", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1, help="seeds the moves the clients send")
+    parser.add_argument("--games", type=options.positive_int, default=50)
+    parser.add_argument("--moves", type=options.positive_int, default=200)
+    parser.add_argument(
+        "--seed", type=options.seed, default=1, help="seeds the moves the clients send"
+    )
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
     parser.add_argument(
         "--memory",

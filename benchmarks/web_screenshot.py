@@ -26,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from roshambo.apps import options  # noqa: E402
 from roshambo.apps.web import BackgroundServer, WebApp  # noqa: E402
 
 CHROMIUM_FLAGS = (
@@ -131,9 +132,11 @@ def game_moves(rounds: int, rng: random.Random) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "web.png")
-    parser.add_argument("--rounds", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=7, help="seeds the engine and the moves played")
+    parser.add_argument("--out", type=options.output_file, default=ROOT / "docs" / "web.png")
+    parser.add_argument("--rounds", type=options.positive_int, default=60)
+    parser.add_argument(
+        "--seed", type=options.seed, default=7, help="seeds the engine and the moves played"
+    )
     args = parser.parse_args(argv)
     found = find_chromium()
     if isinstance(found, str):

@@ -572,3 +572,24 @@ def test_the_outside_copy_attacker_runs_its_own_instance_of_the_entry_point() ->
     assert second.player.__defaults__[0] == []  # untouched by the first's match
     score = outside.match(0, games=60)
     assert isinstance(score, int) and -60 <= score <= 60
+
+
+@pytest.mark.parametrize(
+    "script, argv, complaint",
+    [
+        ("cluster.py", ["--reps", "0"], "argument --reps: expected a positive integer, got '0'"),
+        ("filebots.py", ["--moves", "x"], "argument --moves: expected a positive integer, got 'x'"),
+        ("web_load.py", ["--seed", "-1"], "argument --seed: expected a non-negative integer"),
+        ("web_screenshot.py", ["--out", "{tmp}/none/x.png"], "argument --out: cannot write"),
+        ("fcc_scenarios.py", ["--engine-seed", "-2"], "argument --engine-seed: expected a non"),
+        ("fcc_scenarios.py", ["--json", "{tmp}"], "is a directory, not a file"),
+    ],
+)
+def test_a_benchmark_refuses_a_bad_argument_naming_it_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, argv: list[str], complaint: str
+) -> None:
+    module = load_benchmark(script, f"bench_{script[:-3]}")
+    with pytest.raises(SystemExit) as exit_:
+        module.main([arg.format(tmp=tmp_path) for arg in argv])
+    assert exit_.value.code == 2
+    assert complaint in capsys.readouterr().err

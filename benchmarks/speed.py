@@ -22,7 +22,12 @@ in this process (:class:`TimedBot`): what the bot's own moves cost, not the aren
 process and pipe (``benchmarks/filebots.py`` measures those); only at the smallest size (a
 bot file's move often grows with the history, and a match of 100,000 moves can take hours),
 with no memory run; the report then gives the engine's time a move as a multiple of each
-bot's. Whatever a bot prints while timed is dropped.
+bot's. Whatever a bot prints while timed is dropped. A bot's move that runs past
+``--bot-timeout`` seconds (default 10) of wall time is stopped and named (where the platform
+has ``SIGALRM``: a watchdog timer that fires every ``--bot-timeout`` seconds and stops a move
+it finds running at two firings running, so after one to two timeouts; it costs a move a
+counter's increment, not a system call). A bot that ends the process itself (``os._exit``)
+ends the benchmark: the arena's child processes are the place for untrusted files.
 
 ``--breakdown`` says where the engine's time goes instead, in chains: per fresh match
 against random moves, the engine as a whole; the engine with every call into its predictors
@@ -45,8 +50,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import math
 import os
 import random
+import signal
 import statistics
 import sys
 import time
@@ -393,19 +400,71 @@ def memory_growth(name: str, factory: Factory, moves: int, seed: int) -> Memory:
     return Memory(name, moves, peak - before)
 
 
+class MoveTimeout(BaseException):
+    """Raised inside a bot's move by the :class:`Watchdog` (a ``BaseException``, so that a
+    bot's ``except Exception`` does not swallow it)."""
+
+
+class Watchdog:
+    """Stops a bot's move that runs past ``limit`` seconds of wall time: a periodic
+    ``SIGALRM`` timer every ``limit`` seconds, armed while timing (``with``); a firing that
+    finds the same move running as the firing before raises :class:`MoveTimeout` in it and
+    sets ``fired`` (the arena's bot wrappers report what a move raised as the bot's error). A
+    move calls :meth:`start` and :meth:`stop`; without ``SIGALRM`` (Windows) nothing is
+    stopped."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.moves = 0  # moves started
+        self.running = self.fired = False
+        self._seen = -1  # the move the last firing found running
+        self._previous: object = None
+
+    def start(self) -> None:
+        self.moves += 1
+        self.running = True
+
+    def stop(self) -> None:
+        self.running = False
+
+    def _fire(self, signum: int, frame: object) -> None:
+        if self.running and self._seen == self.moves:
+            self.running, self.fired = False, True
+            raise MoveTimeout
+        self._seen = self.moves if self.running else -1
+
+    def __enter__(self) -> Watchdog:
+        if hasattr(signal, "SIGALRM"):
+            self._previous = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.limit, self.limit)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if hasattr(signal, "SIGALRM"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+
+
 class TimedBot:
     """A bot file run in this process, for timing its moves (the opponent protocol's
     ``move``). The file's kind, source and conventions are the arena's
     (:mod:`roshambo.arena.filebots`, :mod:`roshambo.arena.filebot_child`), its ``random``
-    module seeded from ``rng`` as there; a bot that fails raises ``ValueError`` naming the
-    file and the failure."""
+    module seeded from ``rng`` as there; a bot that fails, or whose move the ``watchdog``
+    stops, raises ``ValueError`` naming the file and the failure."""
 
     def __init__(
-        self, spec: str, source: BotSource, shims: tuple[str, ...], throws: int, rng: random.Random
+        self,
+        spec: str,
+        source: BotSource,
+        shims: tuple[str, ...],
+        throws: int,
+        rng: random.Random,
+        watchdog: Watchdog | None = None,
     ) -> None:
         from roshambo.arena import filebot_child as child
 
         self.spec = spec
+        self._watchdog = watchdog or Watchdog(math.inf)
         self._errors = child.BotError
         path, text = source.path, source.source
         folder = os.path.dirname(path)
@@ -423,10 +482,19 @@ class TimedBot:
         self._move = bot.move
 
     def move(self, their_last: int | None) -> int:
+        watchdog = self._watchdog
+        watchdog.start()
         try:
             return self._move(their_last)
-        except self._errors as exc:
+        except (self._errors, MoveTimeout) as exc:
+            if watchdog.fired:
+                raise ValueError(
+                    f"bot file {self.spec!r} took over {watchdog.limit:g} s for a move while "
+                    "timed (--bot-timeout)"
+                ) from None
             raise ValueError(f"bot file {self.spec!r} failed while timed: {exc}") from None
+        finally:
+            watchdog.stop()
 
 
 def bot_players(
@@ -434,11 +502,12 @@ def bot_players(
     shims: Sequence[str] = (),
     throws: int = 1_000,
     taken: Collection[str] = (),
+    watchdog: Watchdog | None = None,
 ) -> dict[str, Factory]:
     """Factories of :class:`TimedBot` for bot file ``specs`` (told a match has ``throws``
-    throws), by file name, or by spec where two share a name or it is ``taken`` (another
-    player's); ``ValueError`` naming a spec that is not a readable bot file or a shim that
-    does not exist."""
+    throws, their moves watched by ``watchdog``), by file name, or by spec where two share a
+    name or it is ``taken`` (another player's); ``ValueError`` naming a spec that is not a
+    readable bot file or a shim that does not exist."""
     from roshambo.arena.filebots import check_shims, split_spec
 
     checked = check_shims(tuple(shims))
@@ -448,7 +517,7 @@ def bot_players(
         source = BotSource.read(spec)
         label = name if names.count(name) == 1 and name not in taken else spec
         players[label] = lambda rng, spec=spec, source=source: TimedBot(
-            spec, source, checked, throws, rng
+            spec, source, checked, throws, rng, watchdog
         )
     return players
 
@@ -644,6 +713,13 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         "this process, at the smallest size",
     )
     parser.add_argument(
+        "--bot-timeout",
+        type=options.seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="stop a bot file's move that runs longer, naming the file (default 10)",
+    )
+    parser.add_argument(
         "--shim",
         action="append",
         default=[],
@@ -663,9 +739,17 @@ def run(args: argparse.Namespace) -> str:
     if args.breakdown:
         return format_breakdown(measure_breakdown(min(sizes), args.matches, args.seed))
     players = default_players()
-    bots = bot_players(args.bots, args.shim, min(sizes), taken=players) if args.bots else {}
+    watchdog = Watchdog(args.bot_timeout)
+    bots = (
+        bot_players(args.bots, args.shim, min(sizes), taken=players, watchdog=watchdog)
+        if args.bots
+        else {}
+    )
     # whatever a bot prints while timed is dropped (the report is printed afterwards)
-    with contextlib.redirect_stdout(io.StringIO()) if bots else contextlib.nullcontext():
+    with (
+        contextlib.redirect_stdout(io.StringIO()) if bots else contextlib.nullcontext(),
+        watchdog if bots else contextlib.nullcontext(),
+    ):
         report = measure(
             players,
             sizes=sizes,

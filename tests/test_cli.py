@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -239,6 +241,35 @@ def test_bench_names_a_bot_file_it_cannot_time(capsys, tmp_path) -> None:
     # a bot file named like a player of the run goes by its spec
     (same / "ai.py").write_text("output = 'P'\n")
     assert list(speed.bot_players([str(same / "ai.py")], taken=["ai"])) == [str(same / "ai.py")]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the watchdog needs SIGALRM")
+@pytest.mark.parametrize(
+    "source",
+    [
+        # an rpscontest script asleep in its second move, a Kaggle agent spinning that
+        # swallows every Exception
+        "import time\nif input:\n    time.sleep(3600)\noutput = 'R'\n",
+        "def agent(observation, configuration):\n    while observation.step:\n"
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    return 0\n",
+    ],
+)
+def test_bench_stops_a_bot_file_move_that_runs_past_its_timeout(capsys, tmp_path, source) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text(source)
+    start = time.monotonic()
+    argv = ["bench", "--sizes", "10", "--runs", "1", "--bot-timeout", "0.2", "--bots", str(slow)]
+    assert main(argv) == 2
+    assert time.monotonic() - start < 30
+    err = capsys.readouterr().err
+    assert f"bot file {str(slow)!r} took over 0.2 s for a move while timed (--bot-timeout)" in err
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # the timer is disarmed
+    with pytest.raises(SystemExit):
+        main(["bench", "--bot-timeout", "0"])
+    assert "argument --bot-timeout: expected a positive number of seconds, got '0'" in (
+        capsys.readouterr().err
+    )
 
 
 def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:

@@ -112,6 +112,8 @@ def test_the_grid_spreads_every_parameter_over_its_range() -> None:
         ("cycle:pattern=RP,noise=1", "1.0"),
         ("cycle:pattern=RP,noise=nan", "nan"),
         ("cycles:pattern=R", "'cycles:pattern=R'"),
+        ("counter:window=5,", "'counter:window=5,': an empty parameter"),
+        ("counter:,target=least", "an empty parameter (a comma too many)"),
     ],
 )
 def test_bad_specs_raise_naming_the_bad_value(spec: str, bad: str) -> None:

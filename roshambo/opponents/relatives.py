@@ -398,7 +398,14 @@ def make_relative(spec: str, rng: random.Random | None = None) -> Relative:
     known = {p.name: p for p in family.params}
     values: dict[str, object] = {}
     noise: float | None = None
-    for item in filter(None, body.split(",")):
+    # an empty body is every default; an empty item ("window=5,") would make a second
+    # spelling, and so a second player, of one member
+    for item in body.split(",") if body else ():
+        if not item:
+            raise ValueError(
+                f"invalid relative {spec!r}: an empty parameter (a comma too many); "
+                f"expected {family.usage()}"
+            )
         key, equals, text = item.partition("=")
         if not equals or (key not in known and key != NOISE) or key in values:
             raise ValueError(

@@ -602,3 +602,7 @@ def test_the_browser_offers_the_bot_files_the_server_was_started_with(tmp_path) 
 def test_serve_refuses_a_bad_bot_file_before_listening(tmp_path, capsys) -> None:
     assert main(["serve", "--port", "0", "--bot", str(tmp_path / "none.py")]) == 2
     assert "none.py' not found" in capsys.readouterr().err
+    bot = tmp_path / "rock.py"
+    bot.write_text("output = 'R'\n")
+    assert main(["serve", "--port", "0", "--bot", str(bot), "--bot", str(bot)]) == 2
+    assert f"bot files named twice: {str(bot)!r}" in capsys.readouterr().err

@@ -275,6 +275,9 @@ class GameStore:
         for label, value in (("max_games", max_games), ("max_rounds", max_rounds)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{label} must be a positive integer, got {value!r}")
+        twice = sorted({bot for bot in bots if bots.count(bot) > 1})
+        if twice:
+            raise ValueError(f"bot files named twice: {', '.join(map(repr, twice))}")
         # a bad file is refused now, not in some game later
         self.sources = {bot: BotSource.read(bot) for bot in bots}
         self.max_games = max_games

@@ -611,3 +611,11 @@ def test_population_bots_must_name_some_bots_once(capsys, value, complaint) -> N
         main(["population", "--bots", value, "--games", "10"])
     assert exit_.value.code == 2
     assert f"argument --bots: {complaint}" in capsys.readouterr().err
+
+
+def test_a_tournament_names_each_player_given_twice_once(capsys) -> None:
+    assert main(["tournament", "rockbot", "random", "rockbot", "--games", "10"]) == 2
+    assert capsys.readouterr().err == "error: players named twice: rockbot\n"
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
+    assert main(["tournament", "classic:*", "classic:rockbot", "--games", "10"]) == 2
+    assert capsys.readouterr().err == "error: players named twice: classic:rockbot\n"

@@ -491,8 +491,9 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     names = expand_names(args.names) or list(known_names())
-    if len(set(names)) != len(names):
-        raise ValueError(f"duplicate names in {names}")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:  # (a pattern such as classic:* can name a player given beside it)
+        raise ValueError(f"players named twice: {', '.join(twice)}")
     entrants = _factories(names, args)
     result, seconds, where = _timed_tournament(
         args, entrants=entrants, n=args.games, reps=args.reps, seed=_run_seed(args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import pickle
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -606,3 +607,34 @@ def test_serve_refuses_a_bad_bot_file_before_listening(tmp_path, capsys) -> None
     bot.write_text("output = 'R'\n")
     assert main(["serve", "--port", "0", "--bot", str(bot), "--bot", str(bot)]) == 2
     assert f"bot files named twice: {str(bot)!r}" in capsys.readouterr().err
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_bot_that_forks_leaves_no_process_behind_its_timeout(tmp_path) -> None:
+    pid_file = tmp_path / "pid"
+    source = (
+        "import subprocess, sys, time\n"
+        "def agent(o, c):\n"
+        "    if o.step == 1:\n"
+        "        child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        f"        open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "        time.sleep(60)\n"
+        "    return 0\n"
+    )
+    path = write(tmp_path, "forker.py", source)
+    result = play_match(RockBot, resolve(path, throws=5, move_timeout=2.0), 5, 1)
+    assert result.forfeit is not None and result.forfeit.cause == "timeout"
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)

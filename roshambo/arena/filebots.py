@@ -30,6 +30,7 @@ import json
 import os
 import random
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -339,10 +340,14 @@ class FileBot:
         self._failure: BotFailure | None = None
 
     def close(self) -> None:
-        """Kill the child process, if one runs."""
+        """Kill the child process, if one runs, and any process it started: the child leads
+        a process group of its own (a bot that forks leaves no orphan behind a timeout)."""
         process, self._process = self._process, None
         if process is not None:
-            process.kill()
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):  # the group is gone already
+                process.kill()
             process.wait()
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
@@ -384,6 +389,7 @@ class FileBot:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
+            start_new_session=True,  # its own process group, killed whole by close()
         )
         setup = {
             "kind": self.source.kind,

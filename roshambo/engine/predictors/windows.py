@@ -477,8 +477,11 @@ class WindowCounts:
             missed = (0, fields, fields ^ (fields & entered), fields ^ (fields & seen))
         overflowed = self._per_target.bit_flags
         for rule in range(4):
-            count = row[rule] + missed[rule] - wrong
-            row[rule] = count - overflowed(count, RULE_BITS)
+            if missed[rule]:
+                count = row[rule] + missed[rule] - wrong
+                row[rule] = count - overflowed(count, RULE_BITS)
+            elif wrong:  # only lowered (where it is above 0: no best rule is where wrong is)
+                row[rule] -= wrong
         return wrong
 
 

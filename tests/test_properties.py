@@ -115,9 +115,10 @@ def test_shim_bad_calls_in_between_change_nothing(
 ) -> None:
     with seeded_shim(seed):
         clean = run_shim(calls)
-    bad_before = {}
-    for position, value in junk:
-        bad_before.setdefault(position, []).append(value)
+    assume(junk and calls)
+    bad_before: dict[int, list[object]] = {}
+    for position, value in junk:  # each before one of the calls (modulo their number)
+        bad_before.setdefault(position % len(calls), []).append(value)
     with seeded_shim(seed):
         noisy = []
         for i, call in enumerate(calls):
@@ -166,8 +167,9 @@ def test_agent_reset_equals_fresh(before: list[Move], after: list[Move], seed: i
 def test_agent_bad_moves_in_between_change_nothing(
     theirs: list[Move], junk: list[tuple[int, object]], seed: int
 ) -> None:
-    bad = [(i, v) for i, v in junk if not (type(v) is int and v in (0, 1, 2))]
-    assume(bad)
+    # each bad move lands before one of the match's moves (positions taken modulo its length)
+    bad = [(i % max(1, len(theirs)), v) for i, v in junk if not (type(v) is int and v in (0, 1, 2))]
+    assume(bad and theirs)
     clean = run_agent(Agent(random.Random(seed)), theirs)
     agent = Agent(random.Random(seed))
     noisy = [agent.move(None)]

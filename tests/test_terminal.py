@@ -240,6 +240,10 @@ def test_session_opponent_is_seeded_by_the_rng_it_is_given():
     assert moves(session_opponent("random", random.Random(3))) == moves(
         session_opponent("random", random.Random(3))
     )
+    # and by that rng: another seed gives other moves (40 random moves alike: 3 ** -40)
+    assert moves(session_opponent("random", random.Random(3))) != moves(
+        session_opponent("random", random.Random(4))
+    )
 
 
 def test_session_opponent_refuses_unknown_names():

@@ -613,6 +613,20 @@ def test_population_bots_must_name_some_bots_once(capsys, value, complaint) -> N
     assert f"argument --bots: {complaint}" in capsys.readouterr().err
 
 
+def test_a_tournament_refuses_two_spellings_of_one_relative(capsys) -> None:
+    # every default spelled out or left out, in any order: one member, so one player
+    given = ["counter:", "counter:tie=first,window=10", "rockbot", "counter:window=5"]
+    assert main(["tournament", *given, "--games", "10"]) == 2
+    assert capsys.readouterr().err == (
+        "error: players named twice: counter: and counter:tie=first,window=10 "
+        "(one counter:window=10,target=most,tie=first)\n"
+    )
+    assert main(["tournament", "counter:noise=0.1", "counter:noise=0.10", "--games", "5"]) == 2
+    assert "counter:noise=0.1 and counter:noise=0.10 (one " in capsys.readouterr().err
+    # other members of the family are other players
+    assert main(["tournament", "counter:", "counter:tie=last", "--games", "5"]) == 0
+
+
 def test_a_tournament_names_each_player_given_twice_once(capsys) -> None:
     assert main(["tournament", "rockbot", "random", "rockbot", "--games", "10"]) == 2
     assert capsys.readouterr().err == "error: players named twice: rockbot\n"

@@ -36,6 +36,7 @@ from ..arena.tournaments import (
     Factory,
     Registered,
     TournamentResult,
+    canonical_name,
     expand_names,
     known_names,
     play_match,
@@ -491,8 +492,17 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     names = expand_names(args.names) or list(known_names())
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:  # (a pattern such as classic:* can name a player given beside it)
+    # (a pattern such as classic:* can name a player given beside it, and a relative has
+    # many spellings: counter: and counter:tie=first are one member)
+    spellings: dict[str, list[str]] = {}
+    for name in names:
+        spellings.setdefault(canonical_name(name), []).append(name)
+    twice = [
+        given[0] if len(set(given)) == 1 else f"{' and '.join(dict.fromkeys(given))} (one {canon})"
+        for canon, given in sorted(spellings.items())
+        if len(given) > 1
+    ]
+    if twice:
         raise ValueError(f"players named twice: {', '.join(twice)}")
     entrants = _factories(names, args)
     result, seconds, where = _timed_tournament(

@@ -445,6 +445,15 @@ def _opponents_registry() -> object | None:
     return module if hasattr(module, "make_opponent") else None
 
 
+def canonical_name(name: str) -> str:
+    """The one spelling of a player: a relative's whole spec (``counter:`` and
+    ``counter:tie=first`` are one member), any other name as given."""
+    module = _opponents_registry()
+    if module is not None and getattr(module, "is_relative", lambda _: False)(name):
+        return str(module.canonical_name(name))  # type: ignore[attr-defined]
+    return name
+
+
 def known_names() -> tuple[str, ...]:
     """Registry names usable without open_spiel: "ai" and every registered opponent."""
     module = _opponents_registry()

@@ -82,6 +82,12 @@ OPPONENTS: dict[str, type[Opponent]] = {
 }
 
 
+def canonical_name(name: str) -> str:
+    """The one spelling of an opponent: a relative's whole spec (every parameter, in its
+    family's order; ``ValueError`` if it is not one), any other name as given."""
+    return make_relative(name).name if is_relative(name) else name
+
+
 def make_opponent(name: str, rng: random.Random | None = None) -> Opponent:
     """A fresh opponent by registry name or relative's spec; ``ValueError`` naming the valid
     ones otherwise."""
@@ -100,6 +106,7 @@ __all__ = [
     "FAMILIES",
     "OPPONENTS",
     "Opponent",
+    "canonical_name",
     "is_relative",
     "make_opponent",
     "make_relative",

@@ -113,9 +113,9 @@ def test_shim_new_match_equals_fresh_but_for_the_carried_models(
 def test_shim_bad_calls_in_between_change_nothing(
     calls: list[str], junk: list[tuple[int, object]], seed: int
 ) -> None:
+    assume(junk)
     with seeded_shim(seed):
         clean = run_shim(calls)
-    assume(junk and calls)
     bad_before: dict[int, list[object]] = {}
     for position, value in junk:  # each before one of the calls (modulo their number)
         bad_before.setdefault(position % len(calls), []).append(value)
@@ -168,8 +168,9 @@ def test_agent_bad_moves_in_between_change_nothing(
     theirs: list[Move], junk: list[tuple[int, object]], seed: int
 ) -> None:
     # each bad move lands before one of the match's moves (positions taken modulo its length)
-    bad = [(i % max(1, len(theirs)), v) for i, v in junk if not (type(v) is int and v in (0, 1, 2))]
-    assume(bad and theirs)
+    assume(theirs)
+    bad = [(i % len(theirs), v) for i, v in junk if not (type(v) is int and v in (0, 1, 2))]
+    assume(bad)
     clean = run_agent(Agent(random.Random(seed)), theirs)
     agent = Agent(random.Random(seed))
     noisy = [agent.move(None)]

@@ -15,7 +15,7 @@ result minus the reference's, match by match, with the standard error over the p
   n-th member, ``roshambo.opponents.relatives.member_grid``), fresh and then twice carrying
   the member's state (``new_match``, as ``RPS.player`` does), as benchmarks/relatives.py
   plays them;
-- **classic**: score a match against a sample of the classic field (needs open_spiel);
+- **classic**: score a match against every bot of the classic field (needs open_spiel);
 - **public**: score a match against each bot file of ``--public DIR``;
 - **adversaries**: score a match against the zoo's bots that model us;
 - **speed**: chains a move (the engine's time beside the write-up's Markov chain, in the
@@ -136,20 +136,6 @@ for spec, seed in json.loads(sys.argv[1]):
 """
 )
 ORDER = ["quincy", "abbey", "kris", "mrugesh", "abbey", "kris", "mrugesh", "quincy"]
-CLASSIC = [
-    "greenberg",
-    "iocainebot",
-    "phasenbott",
-    "russrocker4",
-    "biopic",
-    "mod1bot",
-    "sweetrock",
-    "piedra",
-    "randbot",
-    "robertot",
-    "shofar",
-    "actr_lag2_decay",
-]
 ADVERSARIES = [
     "copy-attacker",
     "hedge-reader",
@@ -254,16 +240,19 @@ def relatives(trees: Sequence[Path], every: int, seeds: int, workers: int) -> Li
 
 
 def classic(trees: Sequence[Path], reps: int, workers: int) -> Line | None:
+    """Every bot of the classic field: a sample of its strongest bots misses what a change
+    costs against the noisy bots the engine exploits (docs/benchmarks.md, the scorecard)."""
     try:
-        import pyspiel  # noqa: F401
+        import pyspiel
     except ImportError:
         return None
+    bots = list(pyspiel.roshambo_bot_names())
     jobs = [
         ("ai", f"classic:{bot}", 1000, 104729 * r + i)
         for r in range(reps)
-        for i, bot in enumerate(CLASSIC)
+        for i, bot in enumerate(bots)
     ]
-    return _scored(f"classic field ({len(CLASSIC)} bots)", "score a match", trees, jobs, workers)
+    return _scored(f"classic field ({len(bots)} bots)", "score a match", trees, jobs, workers)
 
 
 def adversaries(trees: Sequence[Path], reps: int, workers: int) -> Line:
@@ -370,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parts: list[Callable[[], Line | None]] = [
                 lambda: fcc(trees, n(24), args.workers),
                 lambda: relatives(trees, max(1, round(10 / args.scale)), 2, args.workers),
-                lambda: classic(trees, n(4), args.workers),
+                lambda: classic(trees, n(6), args.workers),
                 lambda: adversaries(trees, n(8), args.workers),
                 lambda: public(trees, args.public, n(4), args.workers) if args.public else None,
                 lambda: speed(trees, n(5)),

@@ -559,6 +559,31 @@ def test_the_scorecards_children_play_in_order_in_the_tree_they_are_given() -> N
     assert 0 <= int(lost[0]) <= 20
 
 
+def test_the_scorecards_classic_line_plays_every_bot_of_the_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every bot, every repetition, one seed per match and the same for both trees: a sample
+    of the strongest bots missed what changes cost against the noisy ones."""
+    pyspiel = pytest.importorskip("pyspiel", reason="the classic field: pip install open_spiel")
+    card = load_scorecard()
+    played = []
+
+    def scored(name, unit, trees, jobs, workers):  # type: ignore[no-untyped-def]
+        played.append((name, list(jobs)))
+        return None
+
+    monkeypatch.setattr(card, "_scored", scored)
+    card.classic((card.REPO, card.REPO), 3, 1)
+    [(name, jobs)] = played
+    bots = list(pyspiel.roshambo_bot_names())
+    assert name == f"classic field ({len(bots)} bots)"
+    assert len(jobs) == 3 * len(bots) and len({seed for *_, seed in jobs}) == len(jobs)
+    assert sorted(opponent for _, opponent, _, _ in jobs) == sorted(
+        f"classic:{bot}" for bot in bots for _ in range(3)
+    )
+    assert {(player, games) for player, _, games, _ in jobs} == {("ai", 1000)}
+
+
 # --- the copy-attacker from outside ------------------------------------------------------------
 
 

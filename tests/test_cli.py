@@ -633,3 +633,24 @@ def test_a_tournament_names_each_player_given_twice_once(capsys) -> None:
     pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
     assert main(["tournament", "classic:*", "classic:rockbot", "--games", "10"]) == 2
     assert capsys.readouterr().err == "error: players named twice: classic:rockbot\n"
+
+
+def test_headtohead_names_the_opponent_given_twice_and_the_player_among_them(capsys) -> None:
+    assert main(["headtohead", "rockbot", "random", "rockbot", "--games", "10"]) == 2
+    assert capsys.readouterr().err == "error: opponents named twice: rockbot\n"
+    assert main(["headtohead", "counter:", "counter:window=10", "--games", "5"]) == 2
+    assert capsys.readouterr().err == (
+        "error: opponents named twice: counter: and counter:window=10 "
+        "(one counter:window=10,target=most,tie=first)\n"
+    )
+    assert main(["headtohead", "--player", "counter:", "counter:tie=first", "--games", "5"]) == 2
+    assert capsys.readouterr().err == (
+        "error: 'counter:' cannot also be one of its opponents here (as counter:tie=first)\n"
+    )
+    assert main(["headtohead", "--player", "rockbot", "rockbot", "--games", "5"]) == 2
+    assert capsys.readouterr().err == "error: 'rockbot' cannot also be one of its opponents here\n"
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
+    assert main(["headtohead", "classic:*", "classic:rockbot", "--games", "5"]) == 2
+    assert capsys.readouterr().err == "error: opponents named twice: classic:rockbot\n"
+    # nothing was played: a correct call afterwards works as ever
+    assert main(["headtohead", "rockbot", "--games", "5", "--reps", "1", "--seed", "1"]) == 0

@@ -490,10 +490,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_tournament(args: argparse.Namespace) -> int:
-    names = expand_names(args.names) or list(known_names())
-    # (a pattern such as classic:* can name a player given beside it, and a relative has
-    # many spellings: counter: and counter:tie=first are one member)
+def _refuse_named_twice(names: list[str], what: str) -> None:
+    """A ValueError naming every player given twice, in one spelling or in several (a
+    relative has many: counter: and counter:tie=first are one member)."""
     spellings: dict[str, list[str]] = {}
     for name in names:
         spellings.setdefault(canonical_name(name), []).append(name)
@@ -503,7 +502,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if len(given) > 1
     ]
     if twice:
-        raise ValueError(f"players named twice: {', '.join(twice)}")
+        raise ValueError(f"{what} named twice: {', '.join(twice)}")
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    names = expand_names(args.names) or list(known_names())
+    # (a pattern such as classic:* can name a player given beside it, and a relative has
+    # many spellings: counter: and counter:tie=first are one member)
+    _refuse_named_twice(names, "players")
     entrants = _factories(names, args)
     result, seconds, where = _timed_tournament(
         args, entrants=entrants, n=args.games, reps=args.reps, seed=_run_seed(args)
@@ -532,10 +538,12 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()
     opponents = expand_names(args.opponents) or _default_opponents()
-    if len(set(opponents)) != len(opponents):
-        raise ValueError(f"duplicate opponents in {opponents}")
-    if args.player in opponents:
-        raise ValueError(f"{args.player!r} cannot also be one of its opponents here")
+    _refuse_named_twice(opponents, "opponents")
+    player = canonical_name(args.player)
+    among = [name for name in opponents if canonical_name(name) == player]
+    if among:
+        also = "" if among == [args.player] else f" (as {among[0]})"
+        raise ValueError(f"{args.player!r} cannot also be one of its opponents here{also}")
     entrants = _factories(opponents, args, among=[args.player])
     candidates = _factories([args.player], args, among=opponents)
     result, seconds, where = _timed_tournament(

@@ -22,7 +22,8 @@ import unittest
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from roshambo.apps.options import output_file, port_number, positive_int
+from roshambo.apps.options import games as game_count
+from roshambo.apps.options import output_file, port_number
 from roshambo.apps.web import DEFAULT_PORT, serve
 from roshambo.arena.tournaments import ENGINE_NAME, known_names
 from RPS import player
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--games",
-        type=positive_int,
+        type=game_count,
         default=None,
         metavar="N",
         help="games per match (default 1000)",

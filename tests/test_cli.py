@@ -265,11 +265,13 @@ def test_bench_stops_a_bot_file_move_that_runs_past_its_timeout(capsys, tmp_path
     err = capsys.readouterr().err
     assert f"bot file {str(slow)!r} took over 0.2 s for a move while timed (--bot-timeout)" in err
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # the timer is disarmed
-    with pytest.raises(SystemExit):
-        main(["bench", "--bot-timeout", "0"])
-    assert "argument --bot-timeout: expected a positive number of seconds, got '0'" in (
-        capsys.readouterr().err
-    )
+    for bad in ("0", "1e10"):  # (1e10 s overflowed the timer, at the bot's second move)
+        with pytest.raises(SystemExit):
+            main(["bench", "--bot-timeout", bad])
+        assert (
+            f"argument --bot-timeout: expected a positive number of seconds up to 86,400, "
+            f"got '{bad}'" in capsys.readouterr().err
+        )
 
 
 def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
@@ -654,3 +656,63 @@ def test_headtohead_names_the_opponent_given_twice_and_the_player_among_them(cap
     assert capsys.readouterr().err == "error: opponents named twice: classic:rockbot\n"
     # nothing was played: a correct call afterwards works as ever
     assert main(["headtohead", "rockbot", "--games", "5", "--reps", "1", "--seed", "1"]) == 0
+
+
+def test_two_outputs_naming_one_file_are_refused_before_playing(capsys, tmp_path) -> None:
+    log = tmp_path / "run.jsonl"
+    argv = ["tournament", "ai", "random", "--games", "5", "--workers", "1", "--out", str(log)]
+    assert main([*argv, "--json", str(log)]) == 2
+    assert capsys.readouterr().err == f"error: --out and --json name the same file {str(log)!r}\n"
+    assert not log.exists()  # refused before the log was opened
+    same = tmp_path / "sub" / ".." / "run.jsonl"  # the same file, spelled another way
+    (tmp_path / "sub").mkdir()
+    assert (
+        main(["headtohead", "rockbot", "--games", "5", "--csv", str(log), "--json", str(same)]) == 2
+    )
+    assert "--json and --csv name the same file" in capsys.readouterr().err
+    assert main([*argv, "--json", str(tmp_path / "run.json")]) == 0  # two files: both written
+    assert log.exists() and (tmp_path / "run.json").exists()
+
+
+def test_a_run_log_that_cannot_be_opened_is_named_in_one_line(capsys, tmp_path) -> None:
+    if not Path("/proc/self").is_dir():
+        pytest.skip("needs /proc, whose folder looks writable to root but takes no new file")
+    assert main(["tournament", "ai", "random", "--games", "5", "--out", "/proc/x.jsonl"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot write '/proc/x.jsonl': ") and err.count("\n") == 1
+
+
+def test_a_pattern_or_a_bot_file_named_twice_is_named_once(capsys, tmp_path) -> None:
+    (tmp_path / "bots").mkdir()
+    bot = tmp_path / "bots" / "echo.py"
+    bot.write_text("output = input or 'R'\n")
+    other = str(tmp_path / "bots" / ".." / "bots" / "echo.py")
+    assert main(["tournament", str(bot), other, "--games", "5"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: players named twice: {bot} and {other} (one {bot.resolve()})\n"
+    )
+    assert main(["tournament", str(bot), f"rpscontest:{bot}", "--games", "5"]) == 2
+    assert f"{bot} and rpscontest:{bot} (one " in capsys.readouterr().err
+    assert main(["headtohead", "--player", str(bot), other, "--games", "5"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {str(bot)!r} cannot also be one of its opponents here (as {other})\n"
+    )
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
+    assert main(["tournament", "classic:*", "classic:*", "--games", "5"]) == 2
+    assert capsys.readouterr().err == "error: players named twice: classic:*\n"  # not 43 names
+    assert main(["headtohead", "classic:*", "rockbot", "classic:*", "--games", "5"]) == 2
+    assert capsys.readouterr().err == "error: opponents named twice: classic:*\n"
+
+
+def test_games_beyond_a_million_are_refused_before_playing(capsys) -> None:
+    for command in (["match", "ai", "rockbot"], ["tournament", "ai", "rockbot"]):
+        with pytest.raises(SystemExit) as exit_:
+            main([*command, "--games", "2147483648"])
+        assert exit_.value.code == 2
+        assert (
+            "argument --games: expected a number of games from 1 to 1,000,000, got '2147483648'"
+            in capsys.readouterr().err
+        )
+    from roshambo.apps import options
+
+    assert options.games("1000000") == 1_000_000  # the bound itself is allowed

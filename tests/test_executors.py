@@ -37,7 +37,21 @@ def test_schedulers_parse(text: str, parsed: ExecutorChoice) -> None:
     assert ExecutorChoice.parse(text) == parsed
 
 
-@pytest.mark.parametrize("text", ["local:0", "local:x", "tcp://nohost", "dask", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "local:0",
+        "local:x",
+        "local:257",  # (local:100000 started spawning workers)
+        "local:٥",  # a digit, but not an ASCII one
+        "tcp://nohost",
+        "tcp://127.0.0.1:99999",
+        "tcp://127.0.0.1:0",
+        "tcp://:8786",
+        "dask",
+        "",
+    ],
+)
 def test_bad_schedulers_are_named(text: str) -> None:
     with pytest.raises(ValueError, match=f"bad scheduler {text!r}"):
         ExecutorChoice.parse(text)

@@ -540,14 +540,14 @@ def test_a_bot_stuck_in_a_loop_ends_when_the_arena_is_killed(tmp_path) -> None:
         pytest.fail("the bot's process outlived the arena")
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "soon", "inf"])
+@pytest.mark.parametrize("value", ["0", "-1", "soon", "inf", "nan", "86401", "1e10"])
 def test_a_bad_move_timeout_is_refused_with_exit_2(capsys, value: str) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["match", CYCLE, "rockbot", "--move-timeout", value])
     assert exit_.value.code == 2
     assert (
-        f"argument --move-timeout: expected a positive number of seconds, got '{value}'"
-        in capsys.readouterr().err
+        f"argument --move-timeout: expected a positive number of seconds up to 86,400, "
+        f"got '{value}'" in capsys.readouterr().err
     )
 
 

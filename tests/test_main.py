@@ -61,8 +61,12 @@ def test_verbose_prints_every_game(run_python):
     [
         (["--bots", "quincy,bob"], "unknown bot(s) bob"),
         (["--bots", ","], "(none given)"),
-        (["--games", "0"], "argument --games: expected a positive integer, got '0'"),
-        (["--games", "ten"], "argument --games: expected a positive integer, got 'ten'"),
+        (
+            ["--games", "0"],
+            "argument --games: expected a number of games from 1 to 1,000,000, got '0'",
+        ),
+        (["--games", "ten"], "expected a number of games from 1 to 1,000,000, got 'ten'"),
+        (["--games", "1000001"], "from 1 to 1,000,000, got '1000001'"),
         (["--explain"], "--explain only works with --play ai"),
         (["--play", "kris", "--explain"], "use it with --play ai"),
         (["--play", "--games", "5"], "does not take --games"),

@@ -531,6 +531,18 @@ def test_serve_names_a_port_in_use() -> None:
             serve(port=port, out=io.StringIO())
 
 
+def test_serve_blames_the_host_for_an_address_this_machine_does_not_have() -> None:
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine
+    with pytest.raises(ValueError, match="192.0.2.1:0: .*; choose another --host$"):
+        serve(host="192.0.2.1", port=0, out=io.StringIO())
+    with socket.socket() as taken:  # while a port in use is still the port's fault
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(ValueError, match="choose another --port"):
+            serve(port=port, out=io.StringIO())
+
+
 def test_serve_names_an_address_that_does_not_resolve() -> None:
     with pytest.raises(ValueError, match="nosuch.invalid:0: no such address.*another --host"):
         serve(host="nosuch.invalid", port=0, out=io.StringIO())

@@ -85,21 +85,21 @@ def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
 
 def _add_run_options(parser: argparse.ArgumentParser, *, reps: int) -> None:
     # each option with the name it had in earlier versions, still taken but not shown
-    for flag, old, dest, default, what in (
-        ("--games", "--throws", "games", DEFAULT_THROWS, "throws per match"),
-        ("--reps", "--matches", "reps", reps, "matches of every pairing"),
+    for flag, old, dest, default, what, parse in (
+        ("--games", "--throws", "games", DEFAULT_THROWS, "throws per match", options.games),
+        ("--reps", "--matches", "reps", reps, "matches of every pairing", options.positive_int),
     ):
         parser.add_argument(
             flag,
             dest=dest,
-            type=options.positive_int,
+            type=parse,
             default=default,
             help=f"{what} (default {default})",
         )
         parser.add_argument(
             old,
             dest=dest,
-            type=options.positive_int,
+            type=parse,
             default=argparse.SUPPRESS,
             help=argparse.SUPPRESS,
         )
@@ -180,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("b", metavar="B", help="the other player")
     match.add_argument(
         "--games",
-        type=options.positive_int,
+        type=options.games,
         default=DEFAULT_THROWS,
         help=f"throws (default {DEFAULT_THROWS})",
     )
@@ -506,9 +506,11 @@ def _refuse_named_twice(names: list[str], what: str) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    # as given (classic:* twice is named once), then as expanded (a pattern such as classic:*
+    # can name a player given beside it, and a relative has many spellings: counter: and
+    # counter:tie=first are one member)
+    _refuse_named_twice(list(args.names), "players")
     names = expand_names(args.names) or list(known_names())
-    # (a pattern such as classic:* can name a player given beside it, and a relative has
-    # many spellings: counter: and counter:tie=first are one member)
     _refuse_named_twice(names, "players")
     entrants = _factories(names, args)
     result, seconds, where = _timed_tournament(
@@ -537,6 +539,7 @@ def _default_opponents() -> list[str]:
 def cmd_headtohead(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib()
+    _refuse_named_twice(list(args.opponents), "opponents")
     opponents = expand_names(args.opponents) or _default_opponents()
     _refuse_named_twice(opponents, "opponents")
     player = canonical_name(args.player)
@@ -620,10 +623,29 @@ COMMANDS = {
 }
 
 
+OUTPUTS = ("out", "json", "csv", "cross_table", "plot")  # the options that name a file to write
+
+
+def _refuse_shared_outputs(args: argparse.Namespace) -> None:
+    """A ValueError when two of a command's output options name one file (the last written
+    would replace the other: with --out, the run log that resumes the run)."""
+    seen: dict[Path, str] = {}
+    for dest in OUTPUTS:
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        flag = "--" + dest.replace("_", "-")
+        where = Path(value).resolve()
+        if where in seen:
+            raise ValueError(f"{seen[where]} and {flag} name the same file {str(value)!r}")
+        seen[where] = flag
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit status (2 for bad names, missing open_spiel or matplotlib)."""
     args = build_parser().parse_args(argv)
     try:
+        _refuse_shared_outputs(args)
         return COMMANDS[args.command](args)
     except (OpenSpielMissing, MatplotlibMissing, DaskMissing) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -14,6 +14,8 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..arena.executors import MAX_LOCAL
+
 
 def _bad(expected: str, text: str) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
@@ -65,7 +67,16 @@ def positive_int(text: str) -> int:
     return _int_in(text, 1, None, "a positive integer")
 
 
-MAX_WORKERS = 256  # processes a command may start: more is a typo, or a fork bomb
+MAX_WORKERS = MAX_LOCAL  # processes a command may start: more is a typo, or a fork bomb
+# throws a match may last: a million take minutes and about 100 MB; open_spiel's classic
+# bots refuse 2 ** 31 and exhaust memory well before
+MAX_GAMES = 1_000_000
+MAX_SECONDS = 86_400.0  # a time limit longer than a day is a typo (and overflows a timer)
+
+
+def games(text: str) -> int:
+    """A number of throws per match: 1 to ``MAX_GAMES``."""
+    return _int_in(text, 1, MAX_GAMES, f"a number of games from 1 to {MAX_GAMES:,}")
 
 
 def workers(text: str) -> int:
@@ -86,13 +97,13 @@ def positive_ints(text: str) -> tuple[int, ...]:
 
 
 def seconds(text: str) -> float:
-    """A finite number of seconds > 0."""
+    """A number of seconds > 0, at most ``MAX_SECONDS``."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not value > 0 or math.isinf(value):
-        raise _bad("a positive number of seconds", text)
+    if not 0 < value <= MAX_SECONDS:
+        raise _bad(f"a positive number of seconds up to {MAX_SECONDS:,.0f}", text)
     return value
 
 

@@ -29,6 +29,7 @@ ended when the game is forgotten or evicted; a bot that fails forfeits the game 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import random
@@ -668,10 +669,13 @@ def serve(
             f"choose another --host"
         ) from None
     except OSError as err:
-        raise ValueError(
-            f"cannot listen on {host}:{port}: {err.strerror or err}; "
-            f"choose another --port (0 picks a free one)"
-        ) from None
+        # an address this machine does not have is the host's fault; anything else the port's
+        fix = (
+            "choose another --host"
+            if err.errno == errno.EADDRNOTAVAIL
+            else "choose another --port (0 picks a free one)"
+        )
+        raise ValueError(f"cannot listen on {host}:{port}: {err.strerror or err}; {fix}") from None
     with server:
         for bot, source in application.games.sources.items():
             stream.write(source.describe(bot) + "\n")

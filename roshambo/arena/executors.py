@@ -28,6 +28,7 @@ from types import ModuleType
 PROCESS = "process"
 LOCAL_PREFIX = "local:"
 TCP_PREFIX = "tcp://"
+MAX_LOCAL = 256  # workers a local cluster may start: more is a typo, or a fork bomb
 INSTALL_HINT = (
     "running on Dask needs the distributed package; install it with\n"
     '    pip install "dask[distributed]"\n'
@@ -55,10 +56,18 @@ class ExecutorChoice:
             return cls(PROCESS)
         if text.startswith(LOCAL_PREFIX):
             count = text[len(LOCAL_PREFIX) :]
-            if not count.isdigit() or int(count) < 1:
-                raise ValueError(f"bad scheduler {text!r}: local:N needs a worker count N >= 1")
+            if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL:
+                raise ValueError(
+                    f"bad scheduler {text!r}: local:N needs a worker count N from 1 to {MAX_LOCAL}"
+                )
             return cls("local", workers=int(count))
         if text.startswith(TCP_PREFIX) and ":" in text[len(TCP_PREFIX) :]:
+            host, _, port = text[len(TCP_PREFIX) :].rpartition(":")
+            if not host or not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
+                raise ValueError(
+                    f"bad scheduler {text!r}: tcp://HOST:PORT needs a host and a port "
+                    "from 1 to 65535"
+                )
             return cls("tcp", address=text)
         raise ValueError(f"bad scheduler {text!r}: expected {PROCESS}, local:N or tcp://HOST:PORT")
 

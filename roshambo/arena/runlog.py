@@ -189,7 +189,10 @@ class RunLog:
         self.done: dict[tuple[str, str, int], MatchResult] = {}
         self.lines: dict[tuple[str, str, int], int] = {}  # where each one is (1-based)
         whole = self._read()
-        self._handle = open(self.path, "ab")
+        try:
+            self._handle = open(self.path, "ab")
+        except OSError as err:  # a place that looked writable (say, under /proc) but is not
+            raise ValueError(f"cannot write {str(path)!r}: {err.strerror or err}") from None
         if whole is None:
             self._write({"run": header.to_json()})
 

@@ -447,7 +447,10 @@ def _opponents_registry() -> object | None:
 
 def canonical_name(name: str) -> str:
     """The one spelling of a player: a relative's whole spec (``counter:`` and
-    ``counter:tie=first`` are one member), any other name as given."""
+    ``counter:tie=first`` are one member), a bot file's resolved path (however it is
+    reached, and whichever reading is forced), any other name as given."""
+    if is_file_spec(name):
+        return str(Path(split_spec(name)[1]).resolve())
     module = _opponents_registry()
     if module is not None and getattr(module, "is_relative", lambda _: False)(name):
         return str(module.canonical_name(name))  # type: ignore[attr-defined]

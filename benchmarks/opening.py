@@ -205,7 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="matches per opponent (default 200)",
     )
     parser.add_argument("--workers", type=options.workers, default=2, help="processes (default 2)")
-    parser.add_argument("--json", help="also save every match's score to FILE")
+    parser.add_argument(
+        "--json", type=options.output_file, help="also save every match's score to FILE"
+    )
     parser.add_argument(
         "--compare",
         nargs=2,

@@ -290,7 +290,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="also play the same matches with the engine of git ref REF",
     )
-    parser.add_argument("--json", type=Path, default=None, help="write every match to this file")
+    parser.add_argument(
+        "--json", type=options.output_file, default=None, help="write every match to this file"
+    )
     args = parser.parse_args(argv)
     try:
         files = bot_files(args.bots, args.only)

@@ -443,7 +443,9 @@ def main(argv: list[str] | None = None) -> int:
         help="seeds of the engine's seeds: N, A-B or a list (default 0); the grid is played once per seed",
     )
     parser.add_argument("--only", default=None, help="one family only (counter, context, ...)")
-    parser.add_argument("--json", type=Path, default=None, help="also save every match to FILE")
+    parser.add_argument(
+        "--json", type=options.output_file, default=None, help="also save every match to FILE"
+    )
     parser.add_argument(
         "--compare",
         type=Path,

@@ -341,10 +341,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=os.cpu_count() or 1,
         help="processes at once (default: all cores)",
     )
-    parser.add_argument("--json", type=Path, default=None, help="write the card to FILE")
+    parser.add_argument(
+        "--json", type=options.output_file, default=None, help="write the card to FILE"
+    )
     args = parser.parse_args(argv)
-    if not args.scale > 0:
-        parser.error(f"argument --scale: expected a number > 0, got {args.scale!r}")
+    if not 0 < args.scale < math.inf:
+        parser.error(f"argument --scale: expected a finite number > 0, got {args.scale!r}")
     if args.public is not None and not args.public.is_dir():
         parser.error(f"argument --public: {str(args.public)!r} is not a folder")
 

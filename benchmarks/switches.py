@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=options.positive_int, default=8)
     parser.add_argument("--run", type=options.positive_int, default=8)
     parser.add_argument("--workers", type=options.workers, default=2)
-    parser.add_argument("--json", type=Path)
+    parser.add_argument("--json", type=options.output_file)
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = parser.parse_args(argv)
     if args.compare:

@@ -435,3 +435,27 @@ def test_copy_attacker_plays_against_the_real_engine() -> None:
     attacker = make_opponent("copy-attacker", random.Random(27))
     history = duel(attacker, Agent(rng=random.Random(28)), 100)
     assert all(a in (0, 1, 2) and b in (0, 1, 2) for a, b in history)
+
+
+@pytest.mark.parametrize(
+    "spec, value",
+    [
+        ("counter:window=5_0", "5_0"),  # int() reads 50
+        ("counter:window= 5", " 5"),  # int() strips the space
+        ("counter:window=\u0665", "\u0665"),  # int() reads another script's digit
+        ("context:decay=1_0", "1_0"),
+        ("counter:noise=nan", "nan"),  # float() reads a number that is none
+        ("reaction:lag=+2", "+2"),
+    ],
+)
+def test_a_relatives_numbers_are_read_as_typed(spec: str, value: str) -> None:
+    with pytest.raises(ValueError, match=f"invalid value {re.escape(repr(value))} for "):
+        make_opponent(spec)
+
+
+def test_a_relatives_numbers_in_every_usual_spelling_are_read() -> None:
+    for spec in ("counter:window=50", "context:decay=0.5", "context:decay=.5", "reaction:lag=2"):
+        assert make_opponent(spec).move(None) in (0, 1, 2)
+    assert make_opponent("context:decay=1e-1").move(None) in (0, 1, 2)
+    with pytest.raises(ValueError, match="expected a positive integer, or 'all'"):
+        make_opponent("counter:window=-3")

@@ -23,6 +23,7 @@ with every parameter spread over its range.
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -320,15 +321,26 @@ class Family:
         return f"{self.name}:" + ",".join(f"{p.name}={p.help}" for p in self.params)
 
 
+# A spec's numbers as they are typed: ASCII digits, no spaces or underscores (Python's int()
+# and float() also take "5_0", " 5" and other scripts' digits, which would then label a
+# member with a spelling nobody meant)
+INTEGER = re.compile(r"-?[0-9]+")
+NUMBER = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+
 def _int(text: str) -> int:
+    if not INTEGER.fullmatch(text):
+        raise ValueError(text)
     return int(text)
 
 
 def _window(text: str) -> int | None:
-    return None if text == WHOLE else int(text)
+    return None if text == WHOLE else _int(text)
 
 
 def _float(text: str) -> float:
+    if not NUMBER.fullmatch(text):
+        raise ValueError(text)
     return float(text)
 
 
@@ -532,7 +544,9 @@ def _check_window(window: object) -> int | None:
     if window is not None and (
         isinstance(window, bool) or not isinstance(window, int) or window < 1
     ):
-        raise ValueError(f"invalid window {window!r}: expected a positive integer or None (all)")
+        raise ValueError(
+            f"invalid window {window!r}: expected a positive integer, or {WHOLE!r} (None) for the whole match"
+        )
     return window
 
 

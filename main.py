@@ -155,9 +155,12 @@ def run_matches(bots: Sequence[str], games: int, verbose: bool, plot: str | Path
     )
 
     try:
-        require_matplotlib()
+        require_matplotlib(plot)  # (and a format it writes) before any game is played
     except MatplotlibMissing as err:
         print(err, file=sys.stderr)
+        return 1
+    except ValueError as err:
+        print(f"could not write the plot to {plot}: {err}", file=sys.stderr)
         return 1
     traces = []
     for name in bots:

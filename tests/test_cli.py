@@ -409,6 +409,20 @@ def test_plot_to_an_unwritable_place_is_refused_before_playing(tmp_path, capsys)
     assert captured.out == ""  # refused before the match was played or printed
 
 
+def test_a_plot_format_matplotlib_cannot_write_is_refused_before_playing(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    target, table = tmp_path / "match.xyz", tmp_path / "h.csv"
+    assert main(["match", "ai", "kris", "--games", "10", "--plot", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert f"error: cannot draw to {str(target)!r}: the format 'xyz' is not one" in captured.err
+    assert "png" in captured.err and captured.out == ""  # the formats it writes; nothing played
+    argv = ["headtohead", "rockbot", "--games", "5", "--plot", str(target), "--csv", str(table)]
+    assert main(argv) == 2
+    assert "the format 'xyz'" in capsys.readouterr().err and not table.exists()
+    assert main(["match", "ai", "kris", "--games", "10", "--plot", str(tmp_path / "m.SVG")]) == 0
+    assert (tmp_path / "m.SVG").exists()  # an extension in capitals is still the format
+
+
 def test_a_plot_that_fails_to_write_at_the_end_is_an_error_not_a_traceback(
     tmp_path, capsys, monkeypatch
 ) -> None:
@@ -416,7 +430,7 @@ def test_a_plot_that_fails_to_write_at_the_end_is_an_error_not_a_traceback(
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(cli, "draw", refuse)
-    monkeypatch.setattr(cli, "require_matplotlib", lambda: None)
+    monkeypatch.setattr(cli, "require_matplotlib", lambda path=None: None)
     target = tmp_path / "match.png"
     assert main(["match", "ai", "kris", "--games", "10", "--seed", "1", "--plot", str(target)]) == 2
     assert f"could not write the plot to {target}" in capsys.readouterr().err

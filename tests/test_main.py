@@ -148,3 +148,13 @@ def test_test_option_for_real(run_python):
     assert "Ran 4 tests" in done.stderr
     assert done.stdout.count("Player 1 win rate") == 5
     assert done.returncode == (0 if done.stderr.rstrip().endswith("OK") else 1)
+
+
+def test_a_plot_format_matplotlib_cannot_write_is_refused_before_any_game(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "rates.xyz"
+    assert main.main(["--games", "10", "--bots", "kris", "--plot", str(target)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no match played (each prints its win rate)
+    assert f"could not write the plot to {target}: cannot draw to" in captured.err
+    assert not target.exists()

@@ -475,7 +475,7 @@ def cmd_population(args: argparse.Namespace) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     if args.plot is not None:
-        require_matplotlib()  # before playing, not after
+        require_matplotlib(args.plot)  # before playing, not after
     seed = _seed(args.seed)
     a, b = _resolve(args.a, args), _resolve(args.b, args)
     _say_kinds([a] if args.a == args.b else [a, b])
@@ -538,7 +538,7 @@ def _default_opponents() -> list[str]:
 
 def cmd_headtohead(args: argparse.Namespace) -> int:
     if args.plot is not None:
-        require_matplotlib()
+        require_matplotlib(args.plot)
     _refuse_named_twice(list(args.opponents), "opponents")
     opponents = expand_names(args.opponents) or _default_opponents()
     _refuse_named_twice(opponents, "opponents")

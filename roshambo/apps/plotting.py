@@ -118,12 +118,27 @@ def _checked(player: Player, their_last: Move | None) -> Move:
         raise ValueError(f"{player.name}: {exc}") from None
 
 
-def require_matplotlib() -> None:
-    """Raise :class:`MatplotlibMissing` (with install instructions) if matplotlib is absent."""
+def require_matplotlib(path: str | Path | None = None) -> None:
+    """Raise :class:`MatplotlibMissing` (with install instructions) if matplotlib is absent,
+    and a ValueError if ``path``'s extension names a format it cannot write (checked before
+    a command plays, not when it draws)."""
     try:
         import matplotlib  # noqa: F401
     except ImportError as err:
         raise MatplotlibMissing(INSTALL_HINT) from err
+    if path is None:
+        return
+    extension = Path(path).suffix[1:].lower()
+    if not extension:
+        return  # matplotlib's default format (PNG)
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if extension not in formats:
+        raise ValueError(
+            f"cannot draw to {str(path)!r}: the format {extension!r} is not one matplotlib "
+            f"writes ({', '.join(sorted(formats))})"
+        )
 
 
 def draw(traces: Sequence[MatchTrace], path: str | Path, *, player: str = "player 1") -> Path:

@@ -730,3 +730,29 @@ def test_games_beyond_a_million_are_refused_before_playing(capsys) -> None:
     from roshambo.apps import options
 
     assert options.games("1000000") == 1_000_000  # the bound itself is allowed
+
+
+def test_population_compares_no_player_with_itself(capsys) -> None:
+    pytest.importorskip("pyspiel", reason="the classic field needs open_spiel")
+    argv = ["population", "--bots", "rockbot", "--games", "5", "--reps", "1", "--seed", "1"]
+    # the default --compare (greenberg, iocainebot) leaves out the player itself
+    assert main([*argv, "--player", "classic:greenberg"]) == 0
+    out = capsys.readouterr().out
+    assert "classic:iocainebot" in out and out.count("classic:greenberg") >= 1
+    assert main([*argv, "--player", "classic:greenberg", "--compare", "greenberg"]) == 2
+    assert capsys.readouterr().err == (
+        "error: 'classic:greenberg' is the player; it cannot also be in --compare\n"
+    )
+    bots = ["--bots", "greenberg,rockbot"]
+    assert main([*argv[:1], *bots, "--player", "classic:greenberg", "--games", "5"]) == 2
+    assert "cannot also be one of its opponents (--bots)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*argv, "--compare", "greenberg,greenberg"])
+    assert "greenberg named twice in 'greenberg,greenberg'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sizes, complaint", [("10,10", "10 given twice"), ("10,,20", "positive")])
+def test_bench_sizes_are_each_given_once(capsys, sizes: str, complaint: str) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "--sizes", sizes])
+    assert complaint in capsys.readouterr().err

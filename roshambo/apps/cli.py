@@ -165,8 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     population.add_argument(
         "--compare",
-        type=options.names,
-        default=options.names(COMPARE_DEFAULT),
+        type=options.names_once,
+        default=None,
         help=f"classic bots measured as candidates too (default {COMPARE_DEFAULT}; '' for none)",
     )
 
@@ -438,12 +438,21 @@ def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], di
     from ..arena.classic_field import bot_names, check_bot_name
 
     bots = args.bots if args.bots is not None else list(bot_names())
-    for bot in [*bots, *args.compare]:
+    player = args.player
+    if args.compare is None:  # the default: the player is not compared with itself
+        compare = [bot for bot in options.names(COMPARE_DEFAULT) if CLASSIC_PREFIX + bot != player]
+    else:
+        compare = args.compare
+        if player.startswith(CLASSIC_PREFIX) and player[len(CLASSIC_PREFIX) :] in compare:
+            raise ValueError(f"{player!r} is the player; it cannot also be in --compare")
+    for bot in [*bots, *compare]:
         check_bot_name(bot)
+    if player.startswith(CLASSIC_PREFIX) and player[len(CLASSIC_PREFIX) :] in bots:
+        raise ValueError(f"{player!r} cannot also be one of its opponents (--bots)")
     throws = args.games
     population: dict[str, Factory] = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}
     candidates = _factories([args.player], args)
-    for bot in args.compare:
+    for bot in compare:
         candidates[CLASSIC_PREFIX + bot] = Registered(CLASSIC_PREFIX + bot, throws)
     return population, candidates
 

@@ -86,13 +86,16 @@ def workers(text: str) -> int:
 
 def positive_ints(text: str) -> tuple[int, ...]:
     """A comma-separated list of positive integers, e.g. ``1000,10000``."""
-    parts = [part.strip() for part in text.split(",") if part.strip()]
+    parts = [part.strip() for part in text.split(",")]
     try:
         values = tuple(int(part) for part in parts)
     except ValueError:
         values = ()
     if not values or min(values) < 1:
         raise _bad("comma-separated positive integers", text)
+    twice = sorted({value for value in values if values.count(value) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(map(str, twice))} given twice in {text!r}")
     return values
 
 
@@ -137,6 +140,15 @@ def one_of(choices: Iterable[str], what: str) -> Callable[[str], str]:
 def names(text: str) -> list[str]:
     """A comma-separated list of names (empty entries dropped; '' for none)."""
     return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def names_once(text: str) -> list[str]:
+    """A comma-separated list of names, none twice ('' for none)."""
+    found = names(text)
+    twice = sorted({name for name in found if found.count(name) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(twice)} named twice in {text!r}")
+    return found
 
 
 def some_names(text: str) -> list[str]:

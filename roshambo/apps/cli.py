@@ -439,15 +439,17 @@ def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], di
 
     bots = args.bots if args.bots is not None else list(bot_names())
     player = args.player
+    # the classic bot the player is, if it is one
+    itself = player[len(CLASSIC_PREFIX) :] if player.startswith(CLASSIC_PREFIX) else None
     if args.compare is None:  # the default: the player is not compared with itself
-        compare = [bot for bot in options.names(COMPARE_DEFAULT) if CLASSIC_PREFIX + bot != player]
+        compare = [bot for bot in options.names(COMPARE_DEFAULT) if bot != itself]
     else:
         compare = args.compare
-        if player.startswith(CLASSIC_PREFIX) and player[len(CLASSIC_PREFIX) :] in compare:
+        if itself in compare:
             raise ValueError(f"{player!r} is the player; it cannot also be in --compare")
     for bot in [*bots, *compare]:
         check_bot_name(bot)
-    if player.startswith(CLASSIC_PREFIX) and player[len(CLASSIC_PREFIX) :] in bots:
+    if itself in bots:
         raise ValueError(f"{player!r} cannot also be one of its opponents (--bots)")
     throws = args.games
     population: dict[str, Factory] = {bot: Registered(CLASSIC_PREFIX + bot, throws) for bot in bots}

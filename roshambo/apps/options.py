@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from ..arena.executors import MAX_LOCAL
+
+T = TypeVar("T", int, str)
 
 
 def _bad(expected: str, text: str) -> argparse.ArgumentTypeError:
@@ -93,9 +96,9 @@ def positive_ints(text: str) -> tuple[int, ...]:
         values = ()
     if not values or min(values) < 1:
         raise _bad("comma-separated positive integers", text)
-    twice = sorted({value for value in values if values.count(value) > 1})
+    twice = _twice(values)
     if twice:
-        raise argparse.ArgumentTypeError(f"{', '.join(map(str, twice))} given twice in {text!r}")
+        raise argparse.ArgumentTypeError(f"{', '.join(twice)} given twice in {text!r}")
     return values
 
 
@@ -145,7 +148,7 @@ def names(text: str) -> list[str]:
 def names_once(text: str) -> list[str]:
     """A comma-separated list of names, none twice ('' for none)."""
     found = names(text)
-    twice = sorted({name for name in found if found.count(name) > 1})
+    twice = _twice(found)
     if twice:
         raise argparse.ArgumentTypeError(f"{', '.join(twice)} named twice in {text!r}")
     return found
@@ -153,10 +156,12 @@ def names_once(text: str) -> list[str]:
 
 def some_names(text: str) -> list[str]:
     """A comma-separated list of at least one name, none twice."""
-    found = names(text)
+    found = names_once(text)
     if not found:
         raise argparse.ArgumentTypeError(f"expected comma-separated names, got {text!r}")
-    twice = sorted({name for name in found if found.count(name) > 1})
-    if twice:
-        raise argparse.ArgumentTypeError(f"{', '.join(twice)} named twice in {text!r}")
     return found
+
+
+def _twice(items: Sequence[T]) -> list[str]:
+    """The items that occur more than once, each once, sorted, as text."""
+    return [str(item) for item in sorted({item for item in items if items.count(item) > 1})]

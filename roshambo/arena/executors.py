@@ -55,15 +55,15 @@ class ExecutorChoice:
         if text == PROCESS:
             return cls(PROCESS)
         if text.startswith(LOCAL_PREFIX):
-            count = text[len(LOCAL_PREFIX) :]
-            if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL:
+            count = _count(text[len(LOCAL_PREFIX) :])
+            if not 1 <= count <= MAX_LOCAL:
                 raise ValueError(
                     f"bad scheduler {text!r}: local:N needs a worker count N from 1 to {MAX_LOCAL}"
                 )
-            return cls("local", workers=int(count))
+            return cls("local", workers=count)
         if text.startswith(TCP_PREFIX) and ":" in text[len(TCP_PREFIX) :]:
             host, _, port = text[len(TCP_PREFIX) :].rpartition(":")
-            if not host or not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
+            if not host or not 1 <= _count(port) <= 65535:
                 raise ValueError(
                     f"bad scheduler {text!r}: tcp://HOST:PORT needs a host and a port "
                     "from 1 to 65535"
@@ -77,6 +77,11 @@ class ExecutorChoice:
         if self.kind == "local":
             return f"a local Dask cluster of {self.workers} worker(s)"
         return f"the Dask scheduler at {self.address}"
+
+
+def _count(text: str) -> int:
+    """``text`` as a count written in ASCII digits, or -1 if it is not one."""
+    return int(text) if text.isascii() and text.isdigit() else -1
 
 
 def load_distributed() -> ModuleType:

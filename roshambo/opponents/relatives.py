@@ -545,7 +545,8 @@ def _check_window(window: object) -> int | None:
         isinstance(window, bool) or not isinstance(window, int) or window < 1
     ):
         raise ValueError(
-            f"invalid window {window!r}: expected a positive integer, or {WHOLE!r} (None) for the whole match"
+            f"invalid window {window!r}: expected a positive integer, "
+            f"or {WHOLE!r} (None) for the whole match"
         )
     return window
 

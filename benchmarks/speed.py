@@ -66,6 +66,9 @@ from roshambo.apps import options
 from roshambo.arena.filebots import RPSCONTEST, SHIMS, BotSource
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
+DEFAULT_RUNS = 3  # runs per size
+DEFAULT_MATCHES = 21  # the breakdown's matches
+DEFAULT_BOT_TIMEOUT = 10.0  # seconds a bot file's move may take
 DRIFT_CHUNK = 1_000
 DRIFT_CHUNKS = 10  # chunks timed at each end of a match for the last/first ratio
 MAX_REPEATS = 100  # most matches of one size in a run
@@ -670,6 +673,54 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+# what each mode reads of the options that only it uses (an option given for the other mode
+# is refused, not ignored)
+BREAKDOWN_ONLY = ("matches",)
+TIMING_ONLY = ("runs", "memory_moves", "bots", "bot_timeout", "shim")
+WITH_BOTS_ONLY = ("bot_timeout", "shim")
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """A ValueError naming an option that the mode ``args`` ask for would ignore, or a bot
+    file named twice or not named as one."""
+    given = [
+        dest for dest in (*BREAKDOWN_ONLY, *TIMING_ONLY) if getattr(args, dest) not in (None, [])
+    ]
+    if args.breakdown:
+        ignored = [dest for dest in given if dest in TIMING_ONLY]
+        if ignored:
+            raise ValueError(
+                f"--breakdown takes none of {_flag(ignored[0])}: it replays --matches fresh "
+                "matches of the smallest --sizes, the engine alone"
+            )
+    else:
+        ignored = [dest for dest in given if dest in BREAKDOWN_ONLY]
+        if ignored:
+            raise ValueError(f"{_flag(ignored[0])} is for --breakdown")
+        if not args.bots:
+            ignored = [dest for dest in given if dest in WITH_BOTS_ONLY]
+            if ignored:
+                raise ValueError(
+                    f"{_flag(ignored[0])} is for the bot files of --bots, and none is named"
+                )
+    from roshambo.arena.filebots import is_file_spec, split_spec
+
+    seen: dict[Path, str] = {}
+    for spec in args.bots:
+        if not is_file_spec(spec):
+            raise ValueError(
+                f"--bots {spec!r} is not a bot file: expected PATH.py, rpscontest:PATH or kaggle:PATH"
+            )
+        where = Path(split_spec(spec)[1]).resolve()
+        if where in seen:
+            raise ValueError(f"--bots names one file twice: {seen[where]!r} and {spec!r}")
+        seen[where] = spec
+
+
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """The benchmark's options (shared with ``python -m roshambo bench``)."""
     parser = parser or argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -682,7 +733,10 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         + ")",
     )
     parser.add_argument(
-        "--runs", type=options.positive_int, default=3, help="runs per size (median; default 3)"
+        "--runs",
+        type=options.positive_int,
+        default=None,
+        help=f"runs per size (median; default {DEFAULT_RUNS})",
     )
     parser.add_argument(
         "--memory-moves",
@@ -701,8 +755,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument(
         "--matches",
         type=options.positive_int,
-        default=21,
-        help="with --breakdown: matches of the smallest size (median; default 21)",
+        default=None,
+        help=f"with --breakdown: matches of the smallest size (median; default {DEFAULT_MATCHES})",
     )
     parser.add_argument(
         "--bots",
@@ -715,9 +769,10 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument(
         "--bot-timeout",
         type=options.seconds,
-        default=10.0,
+        default=None,
         metavar="SECONDS",
-        help="stop a bot file's move that runs longer, naming the file (default 10)",
+        help="with --bots: stop a bot file's move that runs longer, naming the file "
+        f"(default {DEFAULT_BOT_TIMEOUT:g})",
     )
     parser.add_argument(
         "--shim",
@@ -725,7 +780,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         default=[],
         type=options.one_of(SHIMS, "a shim"),
         metavar="NAME",
-        help="run every bot file with this compatibility shim (repeat for more): "
+        help="with --bots: run every bot file with this compatibility shim (repeat for more): "
         + "; ".join(f"{name}: {what}" for name, what in SHIMS.items()),
     )
     return parser
@@ -733,13 +788,13 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def run(args: argparse.Namespace) -> str:
     """Measure as ``args`` say and return the formatted report."""
+    check_options(args)
     sizes = tuple(args.sizes)
-    if args.breakdown and args.bots:
-        raise ValueError("--bots times bot files beside the engine; --breakdown takes none")
     if args.breakdown:
-        return format_breakdown(measure_breakdown(min(sizes), args.matches, args.seed))
+        matches = args.matches if args.matches is not None else DEFAULT_MATCHES
+        return format_breakdown(measure_breakdown(min(sizes), matches, args.seed))
     players = default_players()
-    watchdog = Watchdog(args.bot_timeout)
+    watchdog = Watchdog(args.bot_timeout if args.bot_timeout is not None else DEFAULT_BOT_TIMEOUT)
     bots = (
         bot_players(args.bots, args.shim, min(sizes), taken=players, watchdog=watchdog)
         if args.bots
@@ -753,7 +808,7 @@ def run(args: argparse.Namespace) -> str:
         report = measure(
             players,
             sizes=sizes,
-            runs=args.runs,
+            runs=args.runs if args.runs is not None else DEFAULT_RUNS,
             memory_moves=args.memory_moves,
             seed=args.seed,
             short=bots,

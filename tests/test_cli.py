@@ -230,7 +230,7 @@ def test_bench_names_a_bot_file_it_cannot_time(capsys, tmp_path) -> None:
     assert main(["bench", "--sizes", "10", "--bots", str(tmp_path / "none.py")]) == 2
     assert "none.py" in capsys.readouterr().err
     assert main(["bench", "--breakdown", "--bots", str(broken)]) == 2
-    assert "--breakdown takes none" in capsys.readouterr().err
+    assert "--breakdown takes none of --bots" in capsys.readouterr().err
     speed = _load_speed()
     assert speed is not None
     same = tmp_path / "other"
@@ -244,6 +244,36 @@ def test_bench_names_a_bot_file_it_cannot_time(capsys, tmp_path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the watchdog needs SIGALRM")
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["--matches", "3"], "--matches is for --breakdown"),
+        (["--breakdown", "--runs", "5"], "--breakdown takes none of --runs"),
+        (["--breakdown", "--memory-moves", "9"], "--breakdown takes none of --memory-moves"),
+        (["--breakdown", "--shim", "numpy1-scalars"], "--breakdown takes none of --shim"),
+        (["--shim", "numpy1-scalars"], "--shim is for the bot files of --bots, and none is named"),
+        (["--bot-timeout", "3"], "--bot-timeout is for the bot files of --bots"),
+    ],
+)
+def test_bench_refuses_an_option_its_mode_would_ignore(capsys, argv, complaint) -> None:
+    assert main(["bench", *argv]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {complaint}")
+
+
+def test_bench_refuses_a_bot_file_named_twice_or_not_as_a_file(capsys, tmp_path) -> None:
+    bot = tmp_path / "rock.py"
+    bot.write_text("output = 'R'\n")
+    text = tmp_path / "rock.txt"
+    text.write_text("output = 'R'\n")
+    assert main(["bench", "--sizes", "10", "--bots", str(text)]) == 2
+    assert f"--bots {str(text)!r} is not a bot file: expected PATH.py" in capsys.readouterr().err
+    other = str(tmp_path / ".." / tmp_path.name / "rock.py")
+    for second in (str(bot), other, f"rpscontest:{bot}"):
+        assert main(["bench", "--sizes", "10", "--bots", str(bot), second]) == 2
+        err = capsys.readouterr().err
+        assert err == f"error: --bots names one file twice: {str(bot)!r} and {second!r}\n"
+
+
 @pytest.mark.parametrize(
     "source",
     [

@@ -93,7 +93,7 @@ def test_a_local_dask_cluster_of_two_gives_the_process_pools_table(capsys) -> No
     pytest.importorskip("distributed", reason='Dask is optional: pip install -e ".[cluster]"')
     pool = tournament_output(capsys, "--workers", "2")
     dask = tournament_output(capsys, "--scheduler", "local:2")
-    assert "a local Dask cluster of 2 worker(s)" in dask
+    assert "on a local Dask cluster of 2 workers" in dask
     assert table_of(dask) == table_of(pool)
 
 

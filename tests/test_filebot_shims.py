@@ -87,3 +87,22 @@ def test_the_cli_takes_a_shim_and_refuses_an_unknown_one(capsys) -> None:
     assert (
         "argument --shim: expected a shim: numpy1-scalars, got 'numpy2'" in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "ai", "rockbot", "--games", "5", "--shim", "numpy1-scalars"],
+        ["match", "ai", "rockbot", "--games", "5", "--move-timeout", "2"],
+        ["tournament", "rockbot", "random", "--games", "5", "--shim", "numpy1-scalars"],
+        ["headtohead", "rockbot", "--games", "5", "--move-timeout", "2"],
+        ["play", "rockbot", "--shim", "numpy1-scalars"],
+    ],
+)
+def test_options_for_bot_files_are_refused_where_no_player_is_one(capsys, argv) -> None:
+    assert main(argv) == 2
+    flag = "--shim" if "--shim" in argv else "--move-timeout"
+    assert capsys.readouterr().err == (
+        f"error: {flag} is for bot files (PATH.py, rpscontest:PATH, kaggle:PATH), "
+        "and no player here is one\n"
+    )

@@ -606,7 +606,17 @@ def test_serve_refuses_a_bad_bot_file_before_listening(tmp_path, capsys) -> None
     bot = tmp_path / "rock.py"
     bot.write_text("output = 'R'\n")
     assert main(["serve", "--port", "0", "--bot", str(bot), "--bot", str(bot)]) == 2
-    assert f"bot files named twice: {str(bot)!r}" in capsys.readouterr().err
+    assert f"bot file {str(bot)!r} named twice" in capsys.readouterr().err
+    # one file by two paths, or read two ways, is one opponent too
+    other = str(tmp_path / ".." / tmp_path.name / "rock.py")
+    for second in (other, f"rpscontest:{bot}"):
+        assert main(["serve", "--port", "0", "--bot", str(bot), "--bot", second]) == 2
+        assert f"bot file {second!r} named twice (as {str(bot)!r})" in capsys.readouterr().err
+    # a file that is not named as a bot file is refused at start, not when a game starts
+    text = tmp_path / "rock.txt"
+    text.write_text("output = 'R'\n")
+    assert main(["serve", "--port", "0", "--bot", str(text)]) == 2
+    assert f"bot {str(text)!r} is not a bot file: expected PATH.py" in capsys.readouterr().err
 
 
 def _alive(pid: int) -> bool:

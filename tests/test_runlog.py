@@ -97,7 +97,7 @@ def test_a_log_of_another_run_is_refused_and_left_alone(tmp_path, change, compla
 def test_other_players_are_another_run(tmp_path) -> None:
     out = tmp_path / "run.jsonl"
     run(out)
-    with pytest.raises(ValueError, match="other population"):
+    with pytest.raises(ValueError, match="markov only in the log"):
         tournament(
             {name: Registered(name, 40) for name in NAMES[:3]}, n=40, reps=2, seed=9, out=out
         )
@@ -210,6 +210,60 @@ def test_the_cli_resumes_with_the_logged_seed(tmp_path, capsys) -> None:
     assert table_of(capsys.readouterr().out) == table_of(first)
     assert main([*args[:-2], "--out", str(out), "--seed", str(read_seed(out) + 1)]) == 2
     assert "holds another run" in capsys.readouterr().err
+
+
+def test_a_resumed_run_says_what_it_played_and_what_it_read(tmp_path, capsys) -> None:
+    out = tmp_path / "run.jsonl"
+    args = ["tournament", *NAMES, "--games", "30", "--seed", "5", "--out", str(out)]
+    assert main([*args, "--workers", "2"]) == 0
+    assert "6 matches in " in capsys.readouterr().out
+    assert main([*args, "--workers", "2"]) == 0  # nothing left to play: no pool
+    assert "0 matches in 0.0 s in this process (6 more read from the run log)" in (
+        capsys.readouterr().out
+    )
+    one = ["tournament", "rockbot", "random", "--games", "30", "--workers", "8"]
+    assert main(one) == 0  # one match: this process, not a pool of eight
+    assert " in this process" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (["--games", "31"], "(n 30, not 31)"),  # not also every player's fingerprint
+        (["--seed", "6"], "(seed 5, not 6)"),
+        (["--reps", "2"], "(reps 1, not 2)"),
+    ],
+)
+def test_a_log_of_another_run_is_refused_naming_what_differs(
+    tmp_path, capsys, change: list[str], said: str
+) -> None:
+    out = tmp_path / "run.jsonl"
+    base = {"--games": "30", "--seed": "5", "--reps": "1"}
+    argv = lambda settings, names=("rockbot", "random"): [  # noqa: E731
+        "tournament",
+        *names,
+        *(x for pair in settings.items() for x in pair),
+        "--out",
+        str(out),
+    ]
+    assert main(argv(base)) == 0
+    capsys.readouterr()
+    assert main(argv({**base, change[0]: change[1]})) == 2
+    assert f"holds another run {said}: rerun the same command" in capsys.readouterr().err
+    assert main(argv(base, ("rockbot", "markov"))) == 2
+    assert "(random only in the log, markov only in this run)" in capsys.readouterr().err
+    assert main(argv(base, ("random", "rockbot"))) == 2
+    assert "(the players in another order or role)" in capsys.readouterr().err
+
+
+def test_a_log_names_the_bot_file_whose_code_changed(tmp_path, capsys) -> None:
+    out, bot = tmp_path / "run.jsonl", tmp_path / "rock.py"
+    bot.write_text("output = 'R'\n")
+    argv = ["tournament", "rockbot", str(bot), "--games", "20", "--seed", "1", "--out", str(out)]
+    assert main(argv) == 0
+    bot.write_text("output = 'P'\n")
+    assert main(argv) == 2
+    assert "(other code or settings of rock.py)" in capsys.readouterr().err
 
 
 def test_a_run_killed_mid_way_resumes_to_the_same_table(tmp_path, capsys) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..arena.classic_field import OpenSpielMissing
 from ..arena.executors import PROCESS, DaskMissing, ExecutorChoice, open_executor
-from ..arena.filebots import DEFAULT_MOVE_TIMEOUT, SHIMS, kind_lines
+from ..arena.filebots import DEFAULT_MOVE_TIMEOUT, SHIMS, is_file_spec, kind_lines
 from ..arena.runlog import read_seed
 from ..arena.tournaments import (
     CLASSIC_PREFIX,
@@ -40,6 +40,7 @@ from ..arena.tournaments import (
     expand_names,
     known_names,
     play_match,
+    processes,
     resolve,
     short_labels,
     tournament,
@@ -67,7 +68,7 @@ def _add_move_timeout(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--move-timeout",
         type=options.seconds,
-        default=DEFAULT_MOVE_TIMEOUT,
+        default=None,
         metavar="SECONDS",
         help=f"per-move limit for bots from files (default {DEFAULT_MOVE_TIMEOUT:g} s; "
         "over it, the bot forfeits the match)",
@@ -360,7 +361,6 @@ def _timed_tournament(
     """Run on the executor --scheduler names, streaming to --out: (result, seconds, where)."""
     start = time.perf_counter()
     with open_executor(args.scheduler) as (executor, workers):
-        where = args.scheduler.describe(workers or args.workers)
         result = tournament(
             **kwargs,
             executor=executor,
@@ -368,12 +368,32 @@ def _timed_tournament(
             out=args.out,
             progress=_progress(),
         )
+    where = args.scheduler.describe(processes(workers or args.workers, result.played))
     return result, time.perf_counter() - start, where
+
+
+def _move_timeout(args: argparse.Namespace) -> float:
+    return args.move_timeout if args.move_timeout is not None else DEFAULT_MOVE_TIMEOUT
+
+
+def _refuse_unused_file_options(args: argparse.Namespace, names: Sequence[str]) -> None:
+    """A ValueError naming --shim or --move-timeout when no player of ``names`` is a bot
+    file (the options would be ignored)."""
+    if any(is_file_spec(name) for name in names):
+        return
+    given = "--shim" if args.shim else "--move-timeout" if args.move_timeout is not None else None
+    if given is not None:
+        raise ValueError(
+            f"{given} is for bot files (PATH.py, rpscontest:PATH, kaggle:PATH), "
+            "and no player here is one"
+        )
 
 
 def _resolve(name: str, args: argparse.Namespace) -> Factory:
     """``resolve(name)`` with the run's throws and its options for bot files."""
-    return resolve(name, throws=args.games, move_timeout=args.move_timeout, shims=tuple(args.shim))
+    return resolve(
+        name, throws=args.games, move_timeout=_move_timeout(args), shims=tuple(args.shim)
+    )
 
 
 def _factories(
@@ -427,8 +447,10 @@ def _footer(result: TournamentResult, seconds: float, where: str) -> str:
     lines = []
     if result.forfeits():
         lines += [report.format_forfeits(result), ""]
-    count = len(result.matches)
-    lines.append(f"{count} match{'' if count == 1 else 'es'} in {seconds:.1f} s on {where}")
+    count = result.played
+    played = f"{count} match{'' if count == 1 else 'es'}"
+    resumed = f" ({result.resumed} more read from the run log)" if result.resumed else ""
+    lines.append(f"{played} in {seconds:.1f} s {where}{resumed}")
     return "\n".join(lines)
 
 
@@ -460,6 +482,7 @@ def population_players(args: argparse.Namespace) -> tuple[dict[str, Factory], di
 
 
 def cmd_population(args: argparse.Namespace) -> int:
+    _refuse_unused_file_options(args, [args.player])
     population, candidates = population_players(args)
     result, seconds, where = _timed_tournament(
         args,
@@ -487,6 +510,7 @@ def cmd_population(args: argparse.Namespace) -> int:
 def cmd_match(args: argparse.Namespace) -> int:
     if args.plot is not None:
         require_matplotlib(args.plot)  # before playing, not after
+    _refuse_unused_file_options(args, [args.a, args.b])
     seed = _seed(args.seed)
     a, b = _resolve(args.a, args), _resolve(args.b, args)
     _say_kinds([a] if args.a == args.b else [a, b])
@@ -523,6 +547,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     _refuse_named_twice(list(args.names), "players")
     names = expand_names(args.names) or list(known_names())
     _refuse_named_twice(names, "players")
+    _refuse_unused_file_options(args, names)
     entrants = _factories(names, args)
     result, seconds, where = _timed_tournament(
         args, entrants=entrants, n=args.games, reps=args.reps, seed=_run_seed(args)
@@ -558,6 +583,7 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     if among:
         also = "" if among == [args.player] else f" (as {among[0]})"
         raise ValueError(f"{args.player!r} cannot also be one of its opponents here{also}")
+    _refuse_unused_file_options(args, [args.player, *opponents])
     entrants = _factories(opponents, args, among=[args.player])
     candidates = _factories([args.player], args, among=opponents)
     result, seconds, where = _timed_tournament(
@@ -588,9 +614,10 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from .terminal import Explaining, run_session, session_opponent
 
+    _refuse_unused_file_options(args, [args.opponent])
     rng = random.Random(args.seed) if args.seed is not None else None
     opponent = session_opponent(
-        args.opponent, rng, move_timeout=args.move_timeout, shims=tuple(args.shim)
+        args.opponent, rng, move_timeout=_move_timeout(args), shims=tuple(args.shim)
     )
     _say_kinds([opponent])
     if args.explain and not isinstance(opponent, Explaining):

@@ -48,8 +48,8 @@ from socketserver import ThreadingMixIn
 from typing import Any, Final, TextIO
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
-from ..arena.filebots import BotFailure, BotSource
-from ..arena.tournaments import ENGINE_NAME, known_names
+from ..arena.filebots import BotFailure, BotSource, is_file_spec
+from ..arena.tournaments import ENGINE_NAME, canonical_name, known_names
 from ..engine.agent import Belief
 from ..engine.moves import LETTERS, Move
 from .explanation import explain
@@ -276,9 +276,17 @@ class GameStore:
         for label, value in (("max_games", max_games), ("max_rounds", max_rounds)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{label} must be a positive integer, got {value!r}")
-        twice = sorted({bot for bot in bots if bots.count(bot) > 1})
-        if twice:
-            raise ValueError(f"bot files named twice: {', '.join(map(repr, twice))}")
+        files: dict[str, str] = {}  # a file's one spelling (its resolved path): its spec
+        for bot in bots:
+            if not is_file_spec(bot):
+                raise ValueError(
+                    f"bot {bot!r} is not a bot file: expected PATH.py, rpscontest:PATH or "
+                    "kaggle:PATH"
+                )
+            first = files.setdefault(canonical_name(bot), bot)
+            if first != bot or bots.count(bot) > 1:
+                also = "" if first == bot else f" (as {first!r})"
+                raise ValueError(f"bot file {bot!r} named twice{also}")
         # a bad file is refused now, not in some game later
         self.sources = {bot: BotSource.read(bot) for bot in bots}
         self.max_games = max_games

@@ -71,12 +71,15 @@ class ExecutorChoice:
             return cls("tcp", address=text)
         raise ValueError(f"bad scheduler {text!r}: expected {PROCESS}, local:N or tcp://HOST:PORT")
 
-    def describe(self, workers: int) -> str:
+    def describe(self, processes: int) -> str:
+        """Where matches ran, after "12 matches in 3.0 s": ``processes`` is the local
+        processes used (1: this process alone)."""
         if self.kind == PROCESS:
-            return f"{workers} local process(es)" if workers > 1 else "this process"
+            return f"on {processes} local processes" if processes > 1 else "in this process"
         if self.kind == "local":
-            return f"a local Dask cluster of {self.workers} worker(s)"
-        return f"the Dask scheduler at {self.address}"
+            plural = "" if self.workers == 1 else "s"
+            return f"on a local Dask cluster of {self.workers} worker{plural}"
+        return f"on the Dask scheduler at {self.address}"
 
 
 def _count(text: str) -> int:

@@ -252,14 +252,30 @@ class RunLog:
             raise ValueError(f"rep {result.rep}, but this run has {header.reps} repetitions")
 
     def _difference(self, found: RunHeader) -> str:
-        ours, theirs = self.header.to_json(), found.to_json()
-        fields = [key for key in ours if ours[key] != theirs.get(key)]
+        """What differs between this run and the log's ``found`` one, in a few words."""
+        ours = self.header
         shown = [
-            f"{key} {theirs[key]!r}, not {ours[key]!r}"
-            for key in fields
-            if key in ("seed", "n", "reps")
+            f"{key} {getattr(found, key)!r}, not {getattr(ours, key)!r}"
+            for key in ("seed", "n", "reps")
+            if getattr(found, key) != getattr(ours, key)
         ]
-        shown += [f"other {key}" for key in fields if key not in ("seed", "n", "reps")]
+        if (found.population, found.candidates) != (ours.population, ours.candidates):
+            gone = [label for label, _ in found.players if label not in dict(ours.players)]
+            new = [label for label, _ in ours.players if label not in dict(found.players)]
+            what = [f"{', '.join(gone)} only in the log"] if gone else []
+            what += [f"{', '.join(new)} only in this run"] if new else []
+            shown.append(", ".join(what) or "the players in another order or role")
+        else:
+            # a fingerprint names the throws a player is built for: a change of n alone
+            # changes every one of them, and is already said
+            changed = [
+                label
+                for (label, theirs), (_, mine) in zip(found.players, ours.players)
+                if theirs.replace(f"throws={found.n}", "throws=")
+                != mine.replace(f"throws={ours.n}", "throws=")
+            ]
+            if changed:
+                shown.append(f"other code or settings of {', '.join(changed)}")
         return "; ".join(shown)
 
     def _write(self, data: Mapping[str, object]) -> None:

@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.moves import Move, check_move
@@ -101,6 +101,13 @@ class TournamentResult:
     seed: int
     population: tuple[str, ...]
     candidates: tuple[str, ...] = ()
+    # of the matches, those read from the run log rather than played (not part of the result)
+    resumed: int = field(default=0, compare=False)
+
+    @property
+    def played(self) -> int:
+        """The matches played by this run (the others were resumed from its run log)."""
+        return len(self.matches) - self.resumed
 
     @property
     def round_robin(self) -> bool:
@@ -301,7 +308,7 @@ def tournament(
         for index, s in enumerate(specs)
         if results[index] is None
     ]
-    done = len(specs) - len(jobs)
+    done = resumed = len(specs) - len(jobs)
     try:
         for index, result, seconds in _execute(jobs, executor, workers):
             results[index] = result
@@ -320,7 +327,14 @@ def tournament(
         seed,
         population,
         tuple(candidates or ()),
+        resumed,
     )
+
+
+def processes(workers: int, matches: int) -> int:
+    """The processes a local run of ``matches`` on ``workers`` uses: one per match at most,
+    and this process alone for a single match."""
+    return 1 if workers == 1 or matches <= 1 else min(workers, matches)
 
 
 def _play_job(job: tuple) -> tuple[MatchResult, float]:
@@ -336,11 +350,11 @@ def _execute(
     """(index, result, seconds) for every job, in the order they finish."""
     if executor is not None:
         yield from _windowed(jobs, executor, max(MIN_IN_FLIGHT, IN_FLIGHT_PER_WORKER * workers))
-    elif workers == 1 or len(jobs) <= 1:
+    elif processes(workers, len(jobs)) == 1:
         for index, job in jobs:
             yield (index, *_play_job(job))
     else:
-        workers = min(workers, len(jobs))  # no process without a match to play
+        workers = processes(workers, len(jobs))  # no process without a match to play
         pool = ProcessPoolExecutor(max_workers=workers, initializer=end_with_parent)
         try:
             yield from _windowed(jobs, pool, IN_FLIGHT_PER_WORKER * workers)

@@ -15,6 +15,11 @@ from roshambo.engine.moves import parse_letter, to_letter
 
 def player(prev_play, opponent_history=[]):
     their_last = parse_letter(prev_play)  # raises on bad input, before any state changes
+    if not isinstance(opponent_history, list):
+        raise TypeError(
+            f"opponent_history is the list that keeps this player's state, not "
+            f"{opponent_history!r}: call player(prev_play) and let the default argument keep it"
+        )
     if not opponent_history:
         opponent_history.append(Agent())
     engine = opponent_history[0]

@@ -817,7 +817,12 @@ def run(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    print(run(build_parser().parse_args(argv)))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        print(run(args))
+    except ValueError as exc:  # a bad bot file or option: one line, as the CLI says it
+        parser.exit(2, f"error: {exc}\n")
     return 0
 
 

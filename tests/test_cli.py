@@ -260,6 +260,17 @@ def test_bench_refuses_an_option_its_mode_would_ignore(capsys, argv, complaint) 
     assert capsys.readouterr().err.startswith(f"error: {complaint}")
 
 
+def test_the_speed_script_says_a_bad_option_in_one_line(capsys) -> None:
+    speed = _load_speed()
+    assert speed is not None
+    with pytest.raises(SystemExit) as stop:
+        speed.main(["--bot-timeout", "10", "--sizes", "10"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        "error: --bot-timeout is for the bot files of --bots, and none is named\n"
+    )
+
+
 def test_bench_refuses_a_bot_file_named_twice_or_not_as_a_file(capsys, tmp_path) -> None:
     bot = tmp_path / "rock.py"
     bot.write_text("output = 'R'\n")

@@ -278,6 +278,12 @@ def test_a_list_of_ones_own_is_refused_by_name_and_left_alone(history: list) -> 
     assert history == before
 
 
+@pytest.mark.parametrize("history", [(), None, {}, "", ("x",)])
+def test_state_that_is_not_a_list_is_refused_by_name(history: object) -> None:
+    with pytest.raises(TypeError, match=re.escape(f"not {history!r}")):
+        RPS.player("R", history)
+
+
 def test_a_fresh_list_of_ones_own_holds_a_match(engine_slot: list) -> None:
     mine: list = []
     assert RPS.player("", mine) in LETTERS and isinstance(mine[0], Agent)

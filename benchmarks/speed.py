@@ -707,18 +707,19 @@ def check_options(args: argparse.Namespace) -> None:
                 raise ValueError(
                     f"{_flag(ignored[0])} is for the bot files of --bots, and none is named"
                 )
-    from roshambo.arena.filebots import is_file_spec, split_spec
+    from roshambo.arena.filebots import is_file_spec
+    from roshambo.arena.tournaments import canonical_name
 
-    seen: dict[Path, str] = {}
+    seen: dict[str, str] = {}  # a file's one spelling (its resolved path): its spec
     for spec in args.bots:
         if not is_file_spec(spec):
             raise ValueError(
                 f"--bots {spec!r} is not a bot file: expected PATH.py, rpscontest:PATH or kaggle:PATH"
             )
-        where = Path(split_spec(spec)[1]).resolve()
-        if where in seen:
-            raise ValueError(f"--bots names one file twice: {seen[where]!r} and {spec!r}")
-        seen[where] = spec
+        file = canonical_name(spec)
+        if file in seen:
+            raise ValueError(f"--bots names one file twice: {seen[file]!r} and {spec!r}")
+        seen[file] = spec
 
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:

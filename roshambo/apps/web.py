@@ -283,10 +283,11 @@ class GameStore:
                     f"bot {bot!r} is not a bot file: expected PATH.py, rpscontest:PATH or "
                     "kaggle:PATH"
                 )
-            first = files.setdefault(canonical_name(bot), bot)
-            if first != bot or bots.count(bot) > 1:
-                also = "" if first == bot else f" (as {first!r})"
+            file = canonical_name(bot)
+            if file in files:
+                also = "" if files[file] == bot else f" (as {files[file]!r})"
                 raise ValueError(f"bot file {bot!r} named twice{also}")
+            files[file] = bot
         # a bad file is refused now, not in some game later
         self.sources = {bot: BotSource.read(bot) for bot in bots}
         self.max_games = max_games

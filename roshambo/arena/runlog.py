@@ -260,8 +260,9 @@ class RunLog:
             if getattr(found, key) != getattr(ours, key)
         ]
         if (found.population, found.candidates) != (ours.population, ours.candidates):
-            gone = [label for label, _ in found.players if label not in dict(ours.players)]
-            new = [label for label, _ in ours.players if label not in dict(found.players)]
+            theirs_labels, ours_labels = dict(found.players), dict(ours.players)
+            gone = [label for label in theirs_labels if label not in ours_labels]
+            new = [label for label in ours_labels if label not in theirs_labels]
             what = [f"{', '.join(gone)} only in the log"] if gone else []
             what += [f"{', '.join(new)} only in this run"] if new else []
             shown.append(", ".join(what) or "the players in another order or role")

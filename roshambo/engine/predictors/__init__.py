@@ -103,9 +103,9 @@ def _lineup() -> list[Factory]:
     # alone, unpredictable, costs more than 1% of a match's decisive games)
     factories.append(lambda rng: PeriodicMoves("their", 40, half="direct"))
     factories.append(lambda rng: BlendedContexts(4))
-    # an opponent answering our move 1 to 50 rounds back by a fixed turn (beat, copy, lose):
-    # the direct half only (a model of us as such a player bought nothing in the scorecard,
-    # and its pass over the lags pays for the direct half's 34 more)
+    # an opponent answering our move 1 to 50 rounds back by a fixed turn (beat, copy, lose),
+    # in the direct half only: the mirrored half (a model of us as such a player) bought
+    # nothing in the scorecard, and dropping its pass over the lags pays for the 34 more
     factories.append(lambda rng: LaggedRolls("mine", 50, half="direct"))
     # an opponent counting what followed our last 1 to 6 moves, forgetting: every memory
     # doubling from 4 to 64 recurrences that the order's contexts reach in a match, and the

@@ -1302,3 +1302,26 @@ def test_instrumented_calls_reach_every_working_half_and_change_nothing() -> Non
     calls.clear()
     play(instrumented, "abbey", 20)
     assert calls == {}
+
+
+def test_a_choice_read_late_says_what_was_decided() -> None:
+    """The Choice is made when first asked for: read after the next round is observed, it
+    still says what the move was chosen by, as one read at once does (exact models included:
+    quincy's cycle is followed outright)."""
+    eager, late = Ensemble(random.Random(4)), Ensemble(random.Random(4))
+    bot = make_opponent("quincy", random.Random(0))
+    said: list[Choice] = []
+    read: list[Choice | None] = []
+    last: Move | None = None
+    for _ in range(60):
+        choice = eager.choose()
+        move = late.choose_move()
+        assert move == choice.move
+        said.append(choice)
+        theirs = bot.move(last)
+        last = move
+        eager.observe(move, theirs)
+        late.observe(move, theirs)
+        read.append(late.last_choice())
+    assert read == said
+    assert any(choice.exact for choice in said)

@@ -179,7 +179,9 @@ class Ensemble:
         self._board.reset()
         self._selector.reset()
         self._hedge.reset()
-        self._decision: Choice | None = None  # the last choice
+        # the last choice, made into a Choice when first asked for (most rounds, nobody asks)
+        self._decided: tuple[Move, int, int, int, float, bool, bool, bool, str] | None = None
+        self._decision: Choice | None = None
         self._intended = NO_MOVE  # the last choice's move had the hedge followed it
         self._pending = NO_MOVE  # the same, until the round it was chosen for is observed
         # our last move and the opponent move its choice expected, until observed
@@ -214,11 +216,16 @@ class Ensemble:
     def choose(self) -> Choice:
         """Pick this round's move (see :meth:`choose_move`) and say what led to it."""
         self.choose_move()
-        assert self._decision is not None
-        return self._decision
+        decision = self.last_choice()
+        assert decision is not None
+        return decision
 
     def last_choice(self) -> Choice | None:
         """The last move chosen, with what led to it (None before the first choice)."""
+        decided = self._decided  # a Choice's fields, with the strategy and window by index
+        if self._decision is None and decided is not None:
+            strategy, window = self.strategy_names[decided[1]], self.config.windows[decided[2]]
+            self._decision = Choice(decided[0], strategy, window, *decided[3:])
         return self._decision
 
     def choose_move(self) -> Move:
@@ -235,7 +242,9 @@ class Ensemble:
             intended = self._intended = self._pending = (expected + 1) % 3
             trusted, why = self._hedge.exact_verdict()
             move = intended if trusted else self._rng.randrange(3)
-            self._decision = self._choice(move, 6 * predictor, a, 3 * a, trusted, why, exact=True)
+            score = selector.scores[3 * a]
+            self._decided = (move, 6 * predictor, a, 0, score, not trusted, False, True, why)
+            self._decision = None
             self._unanswered = (move, expected)
             return move
         move, best = selector.moves[a], selector.best[a]
@@ -247,32 +256,11 @@ class Ensemble:
         intended = (planned + 2) % 3 if cautious else planned  # ties the expected move
         self._intended = self._pending = intended if followable else NO_MOVE
         move = intended if trusted else self._rng.randrange(3)
-        self._decision = self._choice(move, best, a, top, trusted, why, cautious and trusted)
+        score, cautious = selector.scores[top], cautious and trusted
+        self._decided = (move, best, a, rotation, score, not trusted, cautious, False, why)
+        self._decision = None
         self._unanswered = (move, (planned - 1) % 3) if planned != NO_MOVE else None
         return move
-
-    def _choice(
-        self,
-        move: Move,
-        strategy: int,
-        window: int,
-        top: int,
-        trusted: bool,
-        why: str,
-        cautious: bool = False,
-        exact: bool = False,
-    ) -> Choice:
-        return Choice(
-            move=move,
-            strategy=self.strategy_names[strategy],
-            window=self.config.windows[window],
-            rotation=top % 3,
-            score=self._selector.scores[top],
-            hedging=not trusted,
-            cautious=cautious,
-            exact=exact,
-            hedge=why,
-        )
 
     def intended_move(self) -> Move | None:
         """The move the last choice would have been had the hedge followed it (caution

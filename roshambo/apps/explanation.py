@@ -30,7 +30,6 @@ FAMILY_IDEAS: dict[str, str] = {
     "sharpest": "counts your moves after the last round, seen four ways, and trusts the sharpest view",
     "blend": "blends the counts of every context length",
     "meta": "models a player who plays the best-scoring of many simple predictors of the other side",
-    "random": "guesses at random: the baseline every other idea must beat",
 }
 
 

@@ -121,7 +121,6 @@ def _lineup() -> list[Factory]:
     # an opponent that plays the best-scoring arm of simple agents predicting our moves (a
     # meta-player of the Kaggle kind): its scoreboard, kept from its side (direct half only)
     factories.append(lambda rng: MetaOfAgents())
-    factories.append(lambda rng: RandomGuess(rng))
     return factories
 
 

@@ -349,13 +349,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --scale: expected a finite number > 0, got {args.scale!r}")
     if args.public is not None and not args.public.is_dir():
         parser.error(f"argument --public: {str(args.public)!r} is not a folder")
+    try:
+        commit = public_bots.commit_of(args.ref)
+    except ValueError as error:
+        parser.error(f"argument --ref: {error}")
 
     def n(count: int) -> int:
         return max(2, round(count * args.scale))
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as where:
-        ref_tree = public_bots.worktree(args.ref, Path(where))
+        ref_tree = public_bots.worktree(commit, Path(where))
         trees = (REPO, ref_tree)
         try:
             parts: list[Callable[[], Line | None]] = [

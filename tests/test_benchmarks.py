@@ -502,6 +502,32 @@ def test_public_bots_refuses_a_missing_folder_or_file(tmp_path: Path, capsys) ->
     assert "no bot file x.py" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("ref", ["no-such-ref", "-x", "", "HEAD^{tree}"])
+def test_public_bots_and_the_scorecard_refuse_a_bad_ref_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, ref: str
+) -> None:
+    bench, card = load_public_bots(), load_scorecard()
+
+    def no_run(*args: object) -> None:
+        raise AssertionError("a match was played before the ref was checked")
+
+    monkeypatch.setattr(bench, "play", no_run)
+    monkeypatch.setattr(card.public_bots, "worktree", no_run)
+    folder = Path(__file__).resolve().parent / "bots"
+    out = tmp_path / "run.json"
+    for main, argv in (
+        (bench.main, ["--bots", str(folder), f"--compare={ref}", "--json", str(out)]),
+        (card.main, [f"--ref={ref}"]),
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert f"{ref!r}" in err and "Traceback" not in err, err
+    assert not out.exists()
+    assert bench.commit_of("HEAD") == bench.commit_of("HEAD^{commit}")
+
+
 SKLEARN_AGENT = """
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier

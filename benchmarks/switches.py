@@ -71,15 +71,14 @@ class SwitchMatch:
 
 def parse_range(text: str) -> list[int]:
     """``1-8`` or ``1,3,5`` as a list of integers; ``ValueError`` naming the text otherwise."""
-    try:
-        values: list[int] = []
-        for part in text.split(","):
-            low, dash, high = part.partition("-")
-            values += list(range(int(low), int(high) + 1)) if dash else [int(low)]
-    except ValueError:
-        raise ValueError(
-            f"invalid range {text!r}: expected numbers like 1-8 or 50,100,200"
-        ) from None
+    values: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.partition("-")
+        first = options.decimal(low)  # (int() would also take "1_0" or " 3")
+        last = options.decimal(high) if dash else first
+        if first is None or last is None:
+            raise ValueError(f"invalid range {text!r}: expected numbers like 1-8 or 50,100,200")
+        values += range(first, last + 1)
     if not values or min(values) < 1:
         raise ValueError(f"invalid range {text!r}: expected positive numbers")
     return values

@@ -269,7 +269,7 @@ def test_relatives_engine_seeds_parse(text: str, seeds: tuple[int, ...]) -> None
     assert load_relatives().parse_seeds(text) == seeds
 
 
-@pytest.mark.parametrize("text", ["", "x", "3-1", "-1", "1-", "1,,2"])
+@pytest.mark.parametrize("text", ["", "x", "3-1", "-1", "1-", "1,,2", "1_0", "0-1_0", "+1"])
 def test_relatives_engine_seeds_refuse_what_is_not_a_range(text: str) -> None:
     with pytest.raises(ValueError, match=re.escape(repr(text))):
         load_relatives().parse_seeds(text)
@@ -430,7 +430,7 @@ def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="share no match"):
         switches.compare(before, [make("switcher:period=200,seed=9", 0, 1, 1, (), (), ())])
     assert switches.parse_range("1-3,7") == [1, 2, 3, 7]
-    for bad in ("x", "0-2", ""):
+    for bad in ("x", "0-2", "", "1_0", "1-3_0"):
         with pytest.raises(ValueError, match=f"invalid range {bad!r}"):
             switches.parse_range(bad)
 

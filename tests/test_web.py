@@ -365,7 +365,7 @@ def raw_request(url: str, request: bytes) -> bytes:
     return b"".join(chunks)
 
 
-@pytest.mark.parametrize("length", [b"abc", b"-5"])
+@pytest.mark.parametrize("length", [b"abc", b"-5", b"1_3", b"+13", b"13.0"])
 def test_a_bad_content_length_is_a_400(
     server: BackgroundServer, client: Client, length: bytes
 ) -> None:

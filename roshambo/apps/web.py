@@ -512,14 +512,13 @@ def read_body(environ: Environ) -> bytes:
     stream = environ["wsgi.input"]
     length_text = environ.get("CONTENT_LENGTH") or ""
     if length_text.strip():
-        try:
-            length = int(length_text)
-        except ValueError:
+        digits = length_text.strip(" \t")  # HTTP's optional whitespace around a field value
+        if not (digits.isascii() and digits.isdigit()):  # int() also takes "1_2", "+5", "-5"
             raise ApiError(
-                HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}"
-            ) from None
-        if length < 0:
-            raise ApiError(HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}")
+                HTTPStatus.BAD_REQUEST,
+                f"invalid Content-Length {shown(length_text)}: expected a number of bytes",
+            )
+        length = int(digits)
         if length > MAX_BODY:
             if length <= DRAIN_LIMIT:
                 _drain(stream, length)

@@ -435,6 +435,27 @@ def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
             switches.parse_range(bad)
 
 
+@pytest.mark.parametrize(
+    "argv, complaint",
+    [
+        (["--seeds", "8-1"], "argument --seeds: invalid range '8-1': '8-1' runs backwards"),
+        (["--seeds", "1-3,5-4"], "'5-4' runs backwards, so it is empty (write 4-5)"),
+        (["--seeds", "1-100000000000"], "invalid range '1-100000000000': more than 1000 numbers"),
+        (["--seeds", "1,2,1"], "invalid range '1,2,1': 1 given twice"),
+        (["--periods", "50,1000"], "argument --periods: invalid range '50,1000': expected "),
+    ],
+)
+def test_the_switchers_benchmark_names_an_empty_huge_or_repeated_range(
+    capsys: pytest.CaptureFixture[str], argv: list[str], complaint: str
+) -> None:
+    switches = load_switches()
+    with pytest.raises(SystemExit) as exit_:
+        switches.main(argv)
+    assert exit_.value.code == 2
+    assert complaint in capsys.readouterr().err
+    assert len(switches.parse_range(f"1-{switches.MAX_VALUES}")) == switches.MAX_VALUES
+
+
 def test_the_switchers_benchmark_refuses_what_it_cannot_compare(tmp_path: Path) -> None:
     switches = load_switches()
     bad = tmp_path / "bad.json"

@@ -651,6 +651,25 @@ def test_the_outside_copy_attacker_runs_its_own_instance_of_the_entry_point() ->
     "script, argv, complaint",
     [
         ("cluster.py", ["--reps", "0"], "argument --reps: expected a positive integer, got '0'"),
+        # checked by the script itself, not by the population command it runs
+        ("cluster.py", ["--throws", "2000000"], "argument --throws: expected a number of games"),
+        ("cluster.py", ["--bots", "rockbot,rockbot"], "argument --bots: rockbot named twice"),
+        ("cluster.py", ["--bots", ","], "argument --bots: expected comma-separated names, got"),
+        (
+            "web_load.py",
+            ["--url", "ftp://x/"],
+            "argument --url: invalid server URL 'ftp://x/' (the",
+        ),
+        (
+            "web_load.py",
+            ["--url", "localhost:8000"],
+            "invalid server URL 'localhost:8000' (the sch",
+        ),
+        ("web_load.py", ["--url", "http:///"], "invalid server URL 'http:///' (it names no host)"),
+        ("web_load.py", ["--url", "http://h:99999/"], "invalid server URL 'http://h:99999/' (Port"),
+        ("web_load.py", ["--url", "http://h:8_0/"], "invalid server URL 'http://h:8_0/'"),
+        ("web_load.py", ["--url", "http://h/app/"], "'http://h/app/' (the API is at the root"),
+        ("web_load.py", ["--url", "http://127.0.0.1:1/"], "argument --url: cannot reach 'http"),
         ("filebots.py", ["--moves", "x"], "argument --moves: expected a positive integer, got 'x'"),
         ("web_load.py", ["--seed", "-1"], "argument --seed: expected a non-negative integer"),
         ("web_screenshot.py", ["--out", "{tmp}/none/x.png"], "argument --out: cannot write"),
@@ -665,4 +684,28 @@ def test_a_benchmark_refuses_a_bad_argument_naming_it_before_it_runs(
     with pytest.raises(SystemExit) as exit_:
         module.main([arg.format(tmp=tmp_path) for arg in argv])
     assert exit_.value.code == 2
-    assert complaint in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert complaint in err and "python -m roshambo" not in err
+
+
+def test_the_cluster_benchmark_names_an_unknown_classic_bot_before_it_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("pyspiel", reason="the classic field: pip install open_spiel")
+    cluster = load_benchmark("cluster.py", "bench_cluster")
+    with pytest.raises(SystemExit) as exit_:
+        cluster.main(["--bots", "rockbot,nosuch", "--no-dask"])
+    assert exit_.value.code == 2
+    assert "argument --bots: unknown classic bot 'nosuch'" in capsys.readouterr().err
+
+
+def test_the_load_benchmark_takes_an_http_or_https_url_of_a_host() -> None:
+    load = load_benchmark("web_load.py", "bench_web_load")
+    for url, where in (
+        ("http://127.0.0.1:8000/", ("127.0.0.1", 8000, False)),
+        ("https://example.org", ("example.org", 443, True)),
+        ("HTTP://[::1]:81", ("::1", 81, False)),
+    ):
+        assert load.address(load.server_url(url)) == where
+    with pytest.raises(ValueError, match="invalid server URL 'http://h/x'"):
+        load.run_load("http://h/x", games=1, moves=1)

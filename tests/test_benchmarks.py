@@ -675,6 +675,8 @@ def test_the_outside_copy_attacker_runs_its_own_instance_of_the_entry_point() ->
         ("web_screenshot.py", ["--out", "{tmp}/none/x.png"], "argument --out: cannot write"),
         ("fcc_scenarios.py", ["--engine-seed", "-2"], "argument --engine-seed: expected a non"),
         ("fcc_scenarios.py", ["--json", "{tmp}"], "is a directory, not a file"),
+        ("scorecard.py", ["--ref", "HEAD", "--scale", "1_0"], "argument --scale: expected a"),
+        ("scorecard.py", ["--ref", "HEAD", "--scale", "nan"], "finite number > 0, got 'nan'"),
     ],
 )
 def test_a_benchmark_refuses_a_bad_argument_naming_it_before_it_runs(

@@ -5,7 +5,9 @@ a bad value reads ``argument --games: expected a positive integer, got 'abc'`` w
 was typed. Each parser raises ``argparse.ArgumentTypeError``, never a bare ``ValueError``
 (which argparse would report by the function's name). An integer is plain decimal digits,
 with a leading minus where the range says what a negative one means: ``int()`` alone also
-takes ``1_0``, `` 5 ``, ``+5`` and other scripts' digits.
+takes ``1_0``, `` 5 ``, ``+5`` and other scripts' digits; a number is likewise plain
+decimal (``1``, ``0.25``, ``.5``, ``1e-3``), where ``float()`` would also take ``1_0``, spaces,
+``nan`` and ``inf``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..arena.executors import MAX_LOCAL
 
 T = TypeVar("T", int, str)
 DECIMAL = re.compile(r"-?[0-9]+")
+NUMBER = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
 def _bad(expected: str, text: str) -> argparse.ArgumentTypeError:
@@ -32,6 +35,11 @@ def decimal(text: str) -> int | None:
     """``text`` as an integer if it is plain ASCII decimal digits after an optional minus,
     else ``None``."""
     return int(text) if DECIMAL.fullmatch(text) else None
+
+
+def real(text: str) -> float | None:
+    """``text`` as a float if it is a plain decimal number (:data:`NUMBER`), else ``None``."""
+    return float(text) if NUMBER.fullmatch(text) else None
 
 
 def integer(text: str) -> int:
@@ -109,12 +117,17 @@ def positive_ints(text: str) -> tuple[int, ...]:
 
 def seconds(text: str) -> float:
     """A number of seconds > 0, at most ``MAX_SECONDS``."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value <= MAX_SECONDS:
+    value = real(text)
+    if value is None or not 0 < value <= MAX_SECONDS:
         raise _bad(f"a positive number of seconds up to {MAX_SECONDS:,.0f}", text)
+    return value
+
+
+def positive_number(text: str) -> float:
+    """A finite number > 0 (a scale)."""
+    value = real(text)
+    if value is None or not 0 < value < math.inf:
+        raise _bad("a finite number > 0", text)
     return value
 
 

@@ -1,8 +1,10 @@
 """The freeCodeCamp "Rock Paper Scissors" game module, written from its specification.
 
-Behaviour matches the official module move for move, with one deliberate deviation:
+Behaviour matches the official module move for move, with two deliberate deviations:
 ``play`` rejects any move that is not exactly "R", "P" or "S" with a ``ValueError`` that
-names the player, the game number and the value (the official module miscounts it).
+names the player, the game number and the value (the official module miscounts it), and
+a ``num_games`` that is not an int of at least 1 before any game, naming it (the official
+module reports a 0% win rate for 0 or -1, and a TypeError about str for '10').
 """
 import random
 
@@ -19,6 +21,12 @@ def _check(move, who, game):
 
 
 def play(player1, player2, num_games, verbose=False):
+    if isinstance(num_games, bool) or not isinstance(num_games, int):
+        raise TypeError(
+            f"num_games must be an int, got {num_games!r} of type {type(num_games).__name__}"
+        )
+    if num_games < 1:
+        raise ValueError(f"num_games must be at least 1, got {num_games!r}")
     p1_prev = ""
     p2_prev = ""
     results = {"p1": 0, "p2": 0, "tie": 0}

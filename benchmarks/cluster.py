@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from roshambo.apps import options  # noqa: E402
 from roshambo.apps.cli import build_parser, population_players  # noqa: E402
 from roshambo.apps.report import table  # noqa: E402
+from roshambo.arena.classic_field import OpenSpielMissing  # noqa: E402
 from roshambo.arena.executors import ExecutorChoice, open_executor  # noqa: E402
 from roshambo.arena.tournaments import TournamentResult, tournament  # noqa: E402
 
@@ -90,14 +91,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=options.positive_int, default=1)
     parser.add_argument("--rounds", type=options.positive_int, default=3)
-    parser.add_argument("--throws", type=options.positive_int, default=1000)
-    parser.add_argument("--bots", default=None, help="classic bots (default: all 43)")
+    parser.add_argument("--throws", type=options.games, default=1000)
+    parser.add_argument(
+        "--bots", type=options.some_names, default=None, help="classic bots (default: all 43)"
+    )
     parser.add_argument("--no-dask", action="store_true", help="the process pool only")
     args = parser.parse_args(argv)
-    command = ["population", "--reps", str(args.reps), "--games", str(args.throws)]
-    if args.bots:
-        command += ["--bots", args.bots]
-    population_args = build_parser().parse_args(command)
+    # the population command's defaults, with this script's values (already checked here,
+    # so that a bad one is named by this script and its option, not by the command's)
+    population_args = build_parser().parse_args(["population"])
+    population_args.reps, population_args.games = args.reps, args.throws
+    population_args.bots = args.bots
+    try:  # an unknown bot, or no open_spiel: said now, in one line, not as a traceback
+        population_players(population_args)
+    except ValueError as error:
+        parser.error(f"argument --bots: {error}")
+    except OpenSpielMissing as error:
+        parser.error(str(error))
     dask = not args.no_dask
     if dask:
         try:

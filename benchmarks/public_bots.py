@@ -236,6 +236,25 @@ def format_table(rows: Sequence[Line], heading: str) -> str:
     return "\n".join(text)
 
 
+def commit_of(ref: str) -> str:
+    """The commit that the git ref ``ref`` names in this checkout; ``ValueError`` naming
+    ``ref`` if it names none (checked before anything runs, so that a typo loses no run)."""
+    if not ref.strip() or ref.startswith("-"):  # "-x" would be read as an option of git's
+        raise ValueError(f"expected a git ref (a branch, tag or commit), got {ref!r}")
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as error:
+        raise ValueError(f"cannot look up git ref {ref!r}: {error}") from None
+    if done.returncode != 0:
+        raise ValueError(f"unknown git ref {ref!r}: it names no commit in {REPO}")
+    return done.stdout.strip()
+
+
 def worktree(ref: str, where: Path) -> Path:
     """A detached worktree of ``ref`` under ``where``."""
     path = where / "ref"
@@ -298,6 +317,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         files = bot_files(args.bots, args.only)
     except ValueError as error:
         parser.error(str(error))
+    if args.compare is not None:
+        try:
+            commit = commit_of(args.compare)
+        except ValueError as error:
+            parser.error(f"argument --compare: {error}")
     shims = () if args.no_shim else (SHIM,)
     start = time.perf_counter()
     ours = play(REPO, files, args.matches, args.games, args.seed, args.workers, shims)
@@ -313,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if args.compare is not None:
         with tempfile.TemporaryDirectory() as where:
-            tree = worktree(args.compare, Path(where))
+            tree = worktree(commit, Path(where))
             try:
                 theirs = play(tree, files, args.matches, args.games, args.seed, args.workers, shims)
             finally:

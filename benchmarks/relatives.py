@@ -280,14 +280,11 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     """Engine seeds from ``N``, ``A-B`` (both included) or a comma-separated list of either."""
     seeds: dict[int, None] = {}  # in order, once each
     for part in text.split(","):
-        low, dash, high = part.strip().partition("-")
-        try:
-            first = int(low)
-            last = int(high) if dash else first
-        except ValueError:
-            raise ValueError(
-                f"invalid engine seeds {text!r}: expected N, A-B or a list of them"
-            ) from None
+        low, dash, high = part.strip(" ").partition("-")
+        first = options.decimal(low)
+        last = options.decimal(high) if dash else first
+        if first is None or last is None:  # (int() would also take "1_0" or " 3")
+            raise ValueError(f"invalid engine seeds {text!r}: expected N, A-B or a list of them")
         if first < 0 or last < first:
             raise ValueError(
                 f"invalid engine seeds {text!r}: {part.strip()!r} is not a non-negative range"

@@ -334,7 +334,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the folder of public bot files (skipped without it)",
     )
     parser.add_argument(
-        "--scale", type=float, default=1.0, help="multiply every count by this (default 1)"
+        "--scale",
+        type=options.positive_number,
+        default=1.0,
+        help="multiply every count by this (default 1)",
     )
     parser.add_argument(
         "--workers",
@@ -346,17 +349,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--json", type=options.output_file, default=None, help="write the card to FILE"
     )
     args = parser.parse_args(argv)
-    if not 0 < args.scale < math.inf:
-        parser.error(f"argument --scale: expected a finite number > 0, got {args.scale!r}")
     if args.public is not None and not args.public.is_dir():
         parser.error(f"argument --public: {str(args.public)!r} is not a folder")
+    try:
+        commit = public_bots.commit_of(args.ref)
+    except ValueError as error:
+        parser.error(f"argument --ref: {error}")
 
     def n(count: int) -> int:
         return max(2, round(count * args.scale))
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as where:
-        ref_tree = public_bots.worktree(args.ref, Path(where))
+        ref_tree = public_bots.worktree(commit, Path(where))
         trees = (REPO, ref_tree)
         try:
             parts: list[Callable[[], Line | None]] = [

@@ -50,6 +50,10 @@ from roshambo.opponents.relatives import Switcher, make_relative, spec_name  # n
 
 ROUNDS = 1000
 EARLY = 20  # a block's first rounds, where a switch costs
+# numbers one option may list: every switcher is played --matches times, and a range such
+# as 1-1000000000 would otherwise be built in memory before the first match
+MAX_VALUES = 1000
+MAX_PERIOD = ROUNDS - 1  # a longer period never switches within a match
 
 
 @dataclass(frozen=True)
@@ -69,19 +73,30 @@ class SwitchMatch:
     hindsight: float | None = None  # None: a run saved before it was measured
 
 
-def parse_range(text: str) -> list[int]:
-    """``1-8`` or ``1,3,5`` as a list of integers; ``ValueError`` naming the text otherwise."""
-    try:
-        values: list[int] = []
-        for part in text.split(","):
-            low, dash, high = part.partition("-")
-            values += list(range(int(low), int(high) + 1)) if dash else [int(low)]
-    except ValueError:
-        raise ValueError(
-            f"invalid range {text!r}: expected numbers like 1-8 or 50,100,200"
-        ) from None
-    if not values or min(values) < 1:
-        raise ValueError(f"invalid range {text!r}: expected positive numbers")
+def parse_range(text: str, high: int | None = None) -> list[int]:
+    """``1-8`` or ``1,3,5`` (or both, comma-separated) as a list of distinct integers from 1
+    to ``high``, at most ``MAX_VALUES`` of them; ``ValueError`` naming the text otherwise."""
+    values: list[int] = []
+    for part in text.split(","):
+        low, dash, top = part.partition("-")
+        first = options.decimal(low)  # (int() would also take "1_0" or " 3")
+        last = options.decimal(top) if dash else first
+        if first is None or last is None:
+            raise ValueError(f"invalid range {text!r}: expected numbers like 1-8 or 50,100,200")
+        if last < first:
+            raise ValueError(
+                f"invalid range {text!r}: {part!r} runs backwards, so it is empty "
+                f"(write {last}-{first})"
+            )
+        if first < 1 or high is not None and last > high:
+            expected = "positive numbers" if high is None else f"numbers from 1 to {high}"
+            raise ValueError(f"invalid range {text!r}: expected {expected}, got {part!r}")
+        if len(values) + last - first + 1 > MAX_VALUES:
+            raise ValueError(f"invalid range {text!r}: more than {MAX_VALUES} numbers")
+        values += range(first, last + 1)
+    twice = sorted({value for value in values if values.count(value) > 1})
+    if twice:
+        raise ValueError(f"invalid range {text!r}: {', '.join(map(str, twice))} given twice")
     return values
 
 
@@ -241,8 +256,12 @@ def load(path: Path) -> list[SwitchMatch]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--periods", default="50,100,200")
-    parser.add_argument("--seeds", default="1-8")
+    parser.add_argument(
+        "--periods", default="50,100,200", help=f"rounds a member plays, 1 to {MAX_PERIOD}"
+    )
+    parser.add_argument(
+        "--seeds", default="1-8", help=f"the members' draws, up to {MAX_VALUES} numbers"
+    )
     parser.add_argument("--matches", type=options.positive_int, default=8)
     parser.add_argument("--run", type=options.positive_int, default=8)
     parser.add_argument("--workers", type=options.workers, default=2)
@@ -255,10 +274,13 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as error:
             parser.error(f"cannot compare {args.compare[0]} with {args.compare[1]}: {error}")
         return 0
-    try:
-        periods, seeds = parse_range(args.periods), parse_range(args.seeds)
-    except ValueError as error:
-        parser.error(str(error))
+    ranges = {}
+    for name, high in (("periods", MAX_PERIOD), ("seeds", None)):
+        try:
+            ranges[name] = parse_range(getattr(args, name), high)
+        except ValueError as error:
+            parser.error(f"argument --{name}: {error}")
+    periods, seeds = ranges["periods"], ranges["seeds"]
     for name in ("matches", "run", "workers"):
         if getattr(args, name) < 1:
             parser.error(f"invalid --{name} {getattr(args, name)}: expected a positive number")

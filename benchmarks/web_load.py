@@ -1,7 +1,8 @@
 """Load on the browser app's API: many concurrent games, every answer checked, move latency.
 
 Starts ``python -m roshambo serve --port 0`` in its own process (or uses ``--url`` of a
-server already running, e.g. under gunicorn or waitress), then ``--games`` client threads
+server already running, e.g. under gunicorn or waitress: ``http://HOST[:PORT]/`` or
+``https://...``, the app at the root), then ``--games`` client threads
 each create a game against the engine and play ``--moves`` moves, one request at a time,
 each on a new connection (``wsgiref`` speaks HTTP/1.0). Every answer is checked: the round
 number, the echoed move, the result against both moves, the running score, the belief; the
@@ -32,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -71,11 +72,64 @@ class LoadResult:
         return len(self.latencies) / self.seconds if self.seconds > 0 else 0.0
 
 
+def server_url(text: str) -> SplitResult:
+    """The URL of a running server: http or https, a host, an optional port from 1 to 65535,
+    no path but ``/`` (the API is at the app's root), no user, query or fragment;
+    ``ValueError`` naming the URL and what is wrong with it otherwise."""
+    try:
+        parts = urlsplit(text)
+        port = parts.port  # ValueError for a port that is not digits or out of range
+    except ValueError as error:
+        problem = str(error)
+    else:
+        problem = next(
+            (
+                why
+                for wrong, why in (
+                    (parts.scheme not in ("http", "https"), "the scheme must be http or https"),
+                    (not parts.hostname, "it names no host"),
+                    (port == 0, "port 0 names no server"),
+                    (parts.path not in ("", "/"), "the API is at the root: give no path"),
+                    (bool(parts.query or parts.fragment), "give no query or fragment"),
+                    (parts.username is not None, "give no user or password"),
+                )
+                if wrong
+            ),
+            "",
+        )
+    if problem:
+        raise ValueError(
+            f"invalid server URL {text!r} ({problem}): expected e.g. http://127.0.0.1:8000/"
+        )
+    return parts
+
+
+def address(parts: SplitResult) -> tuple[str, int, bool]:
+    """Host, port and whether to speak TLS, of a URL :func:`server_url` accepted."""
+    tls = parts.scheme == "https"
+    return parts.hostname or "", parts.port or (443 if tls else 80), tls
+
+
+def _url(text: str) -> SplitResult:
+    try:
+        return server_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def request(
-    host: str, port: int, method: str, path: str, body: object | None = None, timeout: float = 60
+    host: str,
+    port: int,
+    method: str,
+    path: str,
+    body: object | None = None,
+    timeout: float = 60,
+    tls: bool = False,
 ) -> tuple[int, object]:
-    """One request on a new connection; returns the status and the decoded JSON."""
-    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    """One request on a new connection (HTTPS if ``tls``); returns the status and the decoded
+    JSON."""
+    kind = http.client.HTTPSConnection if tls else http.client.HTTPConnection
+    connection = kind(host, port, timeout=timeout)
     try:
         payload = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if payload is not None else {}
@@ -107,10 +161,16 @@ def check_move(sent: str, number: int, answer: object, tally: dict[str, int]) ->
 
 
 def play_game(
-    host: str, port: int, moves: int, rng: random.Random, latencies: list[float], errors: list[str]
+    host: str,
+    port: int,
+    moves: int,
+    rng: random.Random,
+    latencies: list[float],
+    errors: list[str],
+    tls: bool = False,
 ) -> None:
     """One client: create a game, play ``moves`` moves, check every answer and the final state."""
-    status, created = request(host, port, "POST", "/api/games", {"opponent": "ai"})
+    status, created = request(host, port, "POST", "/api/games", {"opponent": "ai"}, tls=tls)
     if status != 201 or not isinstance(created, dict):
         errors.append(f"creating a game: {status} {created!r}")
         return
@@ -120,7 +180,9 @@ def play_game(
     for number in range(1, moves + 1):
         sent = rng.choice(LETTERS)
         start = time.perf_counter()
-        status, answer = request(host, port, "POST", f"/api/games/{game}/moves", {"move": sent})
+        status, answer = request(
+            host, port, "POST", f"/api/games/{game}/moves", {"move": sent}, tls=tls
+        )
         latencies.append(time.perf_counter() - start)
         problem = (
             f"round {number}: status {status}: {answer!r}"
@@ -131,23 +193,23 @@ def play_game(
             errors.append(f"game {game}: {problem}")
             return
         played.append((sent, answer["ai"]))  # type: ignore[index]
-    status, state = request(host, port, "GET", f"/api/games/{game}")
+    status, state = request(host, port, "GET", f"/api/games/{game}", tls=tls)
     recorded = [(m["you"], m["ai"]) for m in state["moves"]] if isinstance(state, dict) else None  # type: ignore[index]
     if status != 200 or recorded != played:
         errors.append(f"game {game}: the final state does not hold the moves played")
 
 
 def run_load(url: str, games: int = 50, moves: int = 200, seed: int = 1) -> LoadResult:
-    """``games`` concurrent clients of ``moves`` moves each against the server at ``url``."""
-    parts = urlsplit(url)
-    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    """``games`` concurrent clients of ``moves`` moves each against the server at ``url``
+    (:func:`server_url`)."""
+    host, port, tls = address(server_url(url))
     seeds = random.Random(seed)
     latencies: list[float] = []
     errors: list[str] = []
 
     def client(client_seed: int) -> None:
         try:
-            play_game(host, port, moves, random.Random(client_seed), latencies, errors)
+            play_game(host, port, moves, random.Random(client_seed), latencies, errors, tls)
         except (OSError, ValueError, KeyError, http.client.HTTPException) as err:
             errors.append(f"client failed: {err!r}")
 
@@ -233,7 +295,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=options.seed, default=1, help="seeds the moves the clients send"
     )
-    parser.add_argument("--url", default=None, help="a running server (default: start one)")
+    parser.add_argument(
+        "--url",
+        type=_url,
+        default=None,
+        help="a running server, http://HOST[:PORT]/ or https://... (default: start one)",
+    )
     parser.add_argument(
         "--memory",
         action="store_true",
@@ -248,7 +315,13 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 0
     if args.url is not None:
-        result = run_load(args.url, args.games, args.moves, args.seed)
+        url = args.url.geturl()
+        host, port, tls = address(args.url)
+        try:  # one line for a server that is not there, not an error from every client
+            request(host, port, "GET", "/api/opponents", timeout=10, tls=tls)
+        except (OSError, ValueError, http.client.HTTPException) as error:
+            parser.error(f"argument --url: cannot reach {url!r}: {error}")
+        result = run_load(url, args.games, args.moves, args.seed)
     else:
         with server_process(max_games=max(1000, args.games)) as url:
             result = run_load(url, args.games, args.moves, args.seed)

@@ -269,7 +269,7 @@ def test_relatives_engine_seeds_parse(text: str, seeds: tuple[int, ...]) -> None
     assert load_relatives().parse_seeds(text) == seeds
 
 
-@pytest.mark.parametrize("text", ["", "x", "3-1", "-1", "1-", "1,,2"])
+@pytest.mark.parametrize("text", ["", "x", "3-1", "-1", "1-", "1,,2", "1_0", "0-1_0", "+1"])
 def test_relatives_engine_seeds_refuse_what_is_not_a_range(text: str) -> None:
     with pytest.raises(ValueError, match=re.escape(repr(text))):
         load_relatives().parse_seeds(text)
@@ -430,9 +430,30 @@ def test_the_switchers_table_and_compare(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="share no match"):
         switches.compare(before, [make("switcher:period=200,seed=9", 0, 1, 1, (), (), ())])
     assert switches.parse_range("1-3,7") == [1, 2, 3, 7]
-    for bad in ("x", "0-2", ""):
+    for bad in ("x", "0-2", "", "1_0", "1-3_0"):
         with pytest.raises(ValueError, match=f"invalid range {bad!r}"):
             switches.parse_range(bad)
+
+
+@pytest.mark.parametrize(
+    "argv, complaint",
+    [
+        (["--seeds", "8-1"], "argument --seeds: invalid range '8-1': '8-1' runs backwards"),
+        (["--seeds", "1-3,5-4"], "'5-4' runs backwards, so it is empty (write 4-5)"),
+        (["--seeds", "1-100000000000"], "invalid range '1-100000000000': more than 1000 numbers"),
+        (["--seeds", "1,2,1"], "invalid range '1,2,1': 1 given twice"),
+        (["--periods", "50,1000"], "argument --periods: invalid range '50,1000': expected "),
+    ],
+)
+def test_the_switchers_benchmark_names_an_empty_huge_or_repeated_range(
+    capsys: pytest.CaptureFixture[str], argv: list[str], complaint: str
+) -> None:
+    switches = load_switches()
+    with pytest.raises(SystemExit) as exit_:
+        switches.main(argv)
+    assert exit_.value.code == 2
+    assert complaint in capsys.readouterr().err
+    assert len(switches.parse_range(f"1-{switches.MAX_VALUES}")) == switches.MAX_VALUES
 
 
 def test_the_switchers_benchmark_refuses_what_it_cannot_compare(tmp_path: Path) -> None:
@@ -500,6 +521,32 @@ def test_public_bots_refuses_a_missing_folder_or_file(tmp_path: Path, capsys) ->
     with pytest.raises(SystemExit):
         bench.main(["--bots", str(tmp_path), "--only", "x.py"])
     assert "no bot file x.py" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ref", ["no-such-ref", "-x", "", "HEAD^{tree}"])
+def test_public_bots_and_the_scorecard_refuse_a_bad_ref_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, ref: str
+) -> None:
+    bench, card = load_public_bots(), load_scorecard()
+
+    def no_run(*args: object) -> None:
+        raise AssertionError("a match was played before the ref was checked")
+
+    monkeypatch.setattr(bench, "play", no_run)
+    monkeypatch.setattr(card.public_bots, "worktree", no_run)
+    folder = Path(__file__).resolve().parent / "bots"
+    out = tmp_path / "run.json"
+    for main, argv in (
+        (bench.main, ["--bots", str(folder), f"--compare={ref}", "--json", str(out)]),
+        (card.main, [f"--ref={ref}"]),
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert f"{ref!r}" in err and "Traceback" not in err, err
+    assert not out.exists()
+    assert bench.commit_of("HEAD") == bench.commit_of("HEAD^{commit}")
 
 
 SKLEARN_AGENT = """
@@ -604,11 +651,32 @@ def test_the_outside_copy_attacker_runs_its_own_instance_of_the_entry_point() ->
     "script, argv, complaint",
     [
         ("cluster.py", ["--reps", "0"], "argument --reps: expected a positive integer, got '0'"),
+        # checked by the script itself, not by the population command it runs
+        ("cluster.py", ["--throws", "2000000"], "argument --throws: expected a number of games"),
+        ("cluster.py", ["--bots", "rockbot,rockbot"], "argument --bots: rockbot named twice"),
+        ("cluster.py", ["--bots", ","], "argument --bots: expected comma-separated names, got"),
+        (
+            "web_load.py",
+            ["--url", "ftp://x/"],
+            "argument --url: invalid server URL 'ftp://x/' (the",
+        ),
+        (
+            "web_load.py",
+            ["--url", "localhost:8000"],
+            "invalid server URL 'localhost:8000' (the sch",
+        ),
+        ("web_load.py", ["--url", "http:///"], "invalid server URL 'http:///' (it names no host)"),
+        ("web_load.py", ["--url", "http://h:99999/"], "invalid server URL 'http://h:99999/' (Port"),
+        ("web_load.py", ["--url", "http://h:8_0/"], "invalid server URL 'http://h:8_0/'"),
+        ("web_load.py", ["--url", "http://h/app/"], "'http://h/app/' (the API is at the root"),
+        ("web_load.py", ["--url", "http://127.0.0.1:1/"], "argument --url: cannot reach 'http"),
         ("filebots.py", ["--moves", "x"], "argument --moves: expected a positive integer, got 'x'"),
         ("web_load.py", ["--seed", "-1"], "argument --seed: expected a non-negative integer"),
         ("web_screenshot.py", ["--out", "{tmp}/none/x.png"], "argument --out: cannot write"),
         ("fcc_scenarios.py", ["--engine-seed", "-2"], "argument --engine-seed: expected a non"),
         ("fcc_scenarios.py", ["--json", "{tmp}"], "is a directory, not a file"),
+        ("scorecard.py", ["--ref", "HEAD", "--scale", "1_0"], "argument --scale: expected a"),
+        ("scorecard.py", ["--ref", "HEAD", "--scale", "nan"], "finite number > 0, got 'nan'"),
     ],
 )
 def test_a_benchmark_refuses_a_bad_argument_naming_it_before_it_runs(
@@ -618,4 +686,28 @@ def test_a_benchmark_refuses_a_bad_argument_naming_it_before_it_runs(
     with pytest.raises(SystemExit) as exit_:
         module.main([arg.format(tmp=tmp_path) for arg in argv])
     assert exit_.value.code == 2
-    assert complaint in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert complaint in err and "python -m roshambo" not in err
+
+
+def test_the_cluster_benchmark_names_an_unknown_classic_bot_before_it_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("pyspiel", reason="the classic field: pip install open_spiel")
+    cluster = load_benchmark("cluster.py", "bench_cluster")
+    with pytest.raises(SystemExit) as exit_:
+        cluster.main(["--bots", "rockbot,nosuch", "--no-dask"])
+    assert exit_.value.code == 2
+    assert "argument --bots: unknown classic bot 'nosuch'" in capsys.readouterr().err
+
+
+def test_the_load_benchmark_takes_an_http_or_https_url_of_a_host() -> None:
+    load = load_benchmark("web_load.py", "bench_web_load")
+    for url, where in (
+        ("http://127.0.0.1:8000/", ("127.0.0.1", 8000, False)),
+        ("https://example.org", ("example.org", 443, True)),
+        ("HTTP://[::1]:81", ("::1", 81, False)),
+    ):
+        assert load.address(load.server_url(url)) == where
+    with pytest.raises(ValueError, match="invalid server URL 'http://h/x'"):
+        load.run_load("http://h/x", games=1, moves=1)

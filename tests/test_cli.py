@@ -529,6 +529,16 @@ def test_play_refuses_bad_requests_before_the_session(capsys, args, complaint) -
         (["serve", "--port", "70000"], "--port", "70000"),
         (["serve", "--max-games", "0"], "--max-games", "0"),
         (["play", "--seed", "x"], "--seed", "x"),
+        # int() would read each of these: underscores, spaces, a plus, another script's digit
+        (["match", "ai", "rockbot", "--games", "1_0"], "--games", "1_0"),
+        (["match", "ai", "rockbot", "--seed", " 7 "], "--seed", " 7 "),
+        (["headtohead", "rockbot", "--reps", "+2"], "--reps", "+2"),
+        (["tournament", "ai", "rockbot", "--workers", "\u0662"], "--workers", "\u0662"),
+        (["bench", "--sizes", "1000,2_000"], "--sizes", "1000,2_000"),
+        (["serve", "--port", "8_000"], "--port", "8_000"),
+        # and float() these
+        (["match", "ai", "rockbot", "--move-timeout", "1_0"], "--move-timeout", "1_0"),
+        (["match", "ai", "rockbot", "--move-timeout", " 2"], "--move-timeout", " 2"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_option_and_the_value(

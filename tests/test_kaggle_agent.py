@@ -80,12 +80,70 @@ def test_other_sign_counts_are_rejected(signs: object) -> None:
         ({"step": True, "lastOpponentAction": 0}, "step"),
         ({"step": 1}, "lastOpponentAction"),
         ({"step": 1, "lastOpponentAction": None}, "lastOpponentAction"),
-        ({"step": 1, "lastOpponentAction": 3}, "invalid move 3"),
+        ({"step": 1, "lastOpponentAction": 3}, "lastOpponentAction is 3 at step 1"),
+        ({"step": 1, "lastOpponentAction": -1}, "lastOpponentAction is -1 at step 1"),
+        ({"step": 1, "lastOpponentAction": 1.0}, "lastOpponentAction is 1.0 at step 1"),
+        ({"step": 1, "lastOpponentAction": "1"}, "lastOpponentAction is '1' at step 1"),
+        ({"step": 1, "lastOpponentAction": True}, "lastOpponentAction is True at step 1"),
+        ({"step": 1.0, "lastOpponentAction": 0}, "observation.step is 1.0"),
     ],
 )
 def test_bad_observations_raise_clearly(observation: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         KaggleAgent()(observation, CONFIG)
+
+
+class Sign:
+    """An integral number that is not an int, as numpy's integers are (``__index__``)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_any_integral_numbers_are_read_as_kaggle_sends_them() -> None:
+    script = "RRPPS"
+    plain = play_episode(KaggleAgent(random.Random(8)), script, 30)
+    player, moves = KaggleAgent(random.Random(8)), []
+    for step in range(30):
+        last = {"lastOpponentAction": Sign("RPS".index(script[(step - 1) % 5]))} if step else {}
+        moves.append(player({"step": Sign(step), **last}, {"signs": Sign(3)}))
+    assert moves == plain and all(type(move) is int for move in moves)
+    numpy = pytest.importorskip("numpy")
+    player = KaggleAgent(random.Random(8))
+    numbered = [
+        player(
+            {"step": numpy.int64(step), "lastOpponentAction": numpy.int64("RPS".index(s))},
+            {"signs": numpy.int32(3)},
+        )
+        for step, s in enumerate("S" + script * 6)
+    ][:30]
+    assert numbered == plain
+    with pytest.raises(ValueError, match="lastOpponentAction is np.True_"):
+        KaggleAgent()({"step": 1, "lastOpponentAction": numpy.bool_(True)}, CONFIG)
+
+
+def test_the_same_step_again_is_answered_alike_and_changes_nothing() -> None:
+    """A retried call gets the sign already played; the episode goes on as if it was asked
+    once. The same step with another lastOpponentAction contradicts the first: refused."""
+    once = play_episode(KaggleAgent(random.Random(4)), "RPPS", 40)
+    player, moves = KaggleAgent(random.Random(4)), []
+    for step in range(40):
+        observation = {"step": step}
+        if step:
+            observation["lastOpponentAction"] = "RPS".index("RPPS"[(step - 1) % 4])
+        moves.append(player(observation, CONFIG))
+        if step in (0, 7, 8, 20):
+            assert player(dict(observation), CONFIG) == moves[-1]
+        if step == 20:
+            other = (observation["lastOpponentAction"] + 1) % 3
+            with pytest.raises(
+                ValueError, match=f"observation.step 20 again, with lastOpponentAction {other}"
+            ):
+                player({"step": 20, "lastOpponentAction": other}, CONFIG)
+    assert moves == once
 
 
 def test_an_episode_is_the_engine_playing_one_match() -> None:

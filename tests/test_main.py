@@ -67,6 +67,9 @@ def test_verbose_prints_every_game(run_python):
         ),
         (["--games", "ten"], "expected a number of games from 1 to 1,000,000, got 'ten'"),
         (["--games", "1000001"], "from 1 to 1,000,000, got '1000001'"),
+        (["--games", "1_0"], "from 1 to 1,000,000, got '1_0'"),  # int() reads 10
+        (["--games", " 10"], "from 1 to 1,000,000, got ' 10'"),
+        (["--serve", "+80"], "argument --serve: expected a port from 0 to 65535, got '+80'"),
         (["--explain"], "--explain only works with --play ai"),
         (["--play", "kris", "--explain"], "use it with --play ai"),
         (["--play", "--games", "5"], "does not take --games"),

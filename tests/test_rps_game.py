@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import json
 import random
+import re
 import sys
 from collections import Counter
 
@@ -260,7 +261,9 @@ def test_play_verbose_prints_every_game(capsys):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("RPS"), st.sampled_from("RPS")), max_size=40))
+@given(  # at least one game: play refuses num_games 0 (test_play_refuses_a_bad_num_games...)
+    st.lists(st.tuples(st.sampled_from("RPS"), st.sampled_from("RPS")), min_size=1, max_size=40)
+)
 def test_play_tally_matches_an_independent_count(games):
     ours = "".join(a for a, _ in games)
     theirs = "".join(b for _, b in games)
@@ -295,6 +298,34 @@ def test_play_rejects_a_bad_move_naming_player_game_and_value(capsys, bad, side)
     assert "game 3" in message
     assert repr(bad) in message
     assert "Final results" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "num_games, error, words",
+    [
+        (0, ValueError, "num_games must be at least 1, got 0"),
+        (-1, ValueError, "num_games must be at least 1, got -1"),
+        ("10", TypeError, "num_games must be an int, got '10' of type str"),
+        (10.0, TypeError, "got 10.0 of type float"),
+        (True, TypeError, "got True of type bool"),
+        (None, TypeError, "got None of type NoneType"),
+    ],
+)
+def test_play_refuses_a_bad_num_games_by_name_before_any_game(capsys, num_games, error, words):
+    one, two = Scripted("RPS"), Scripted("SRP")
+    with pytest.raises(error, match=re.escape(words)):
+        play(one, two, num_games)
+    assert one.given == [] and two.given == []  # no player was asked for a move
+    assert capsys.readouterr().out == ""
+
+
+def test_play_takes_one_game_and_int_subclasses_as_before(capsys):
+    class Count(int):
+        pass
+
+    assert play(Scripted("R"), Scripted("S"), 1) == 100.0
+    assert play(Scripted("RP"), Scripted("SS"), Count(2)) == 50.0
+    assert capsys.readouterr().out.count("Final results") == 2
 
 
 # --- human and random_player --------------------------------------------------------------

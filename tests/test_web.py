@@ -279,7 +279,15 @@ BAD_REQUESTS = [
     ("POST", "/api/games/GAME/moves", b'"R"', 400, ["JSON object", "str"]),
     ("POST", "/api/games/GAME/moves", b"[" * 2000 + b"]" * 2000, 400, ["malformed JSON"]),
     ("POST", "/api/games/GAME/moves", b"", 400, ["missing JSON body"]),
-    ("POST", "/api/games/GAME/moves", b'{"mvoe": "R"}', 400, ['missing field "move"']),
+    ("POST", "/api/games/GAME/moves", b"{}", 400, ['missing field "move"']),
+    ("POST", "/api/games/GAME/moves", b'{"mvoe": "R"}', 400, ["unknown field 'mvoe'", '"move"']),
+    (
+        "POST",
+        "/api/games/GAME/moves",
+        b'{"move": "R", "round": 4, "x": 1}',
+        400,
+        ["unknown fields 'round', 'x'", 'accepted field is "move"'],
+    ),
     (
         "POST",
         "/api/games/GAME/moves",
@@ -288,10 +296,22 @@ BAD_REQUESTS = [
         [f"at most {MAX_BODY}"],
     ),
     ("POST", "/api/games/nosuchgame/moves", b'{"move": "R"}', 404, ["'nosuchgame'"]),
+    # an unknown game is named first, whatever the body holds
+    ("POST", "/api/games/nosuchgame/moves", b'{"mvoe": "R"}', 404, ["'nosuchgame'"]),
+    ("POST", "/api/games/nosuchgame/moves", b"{", 404, ["'nosuchgame'"]),
+    ("POST", "/api/games/nosuchgame/moves", b"", 404, ["'nosuchgame'"]),
     ("GET", "/api/games/nosuchgame", b"", 404, ["'nosuchgame'"]),
     ("GET", "/api/games/nosuchgame/csv", b"", 404, ["'nosuchgame'"]),
     ("POST", "/api/games", b'{"opponent": "zorro"}', 400, ["'zorro'", ", ".join(known_names())]),
     ("POST", "/api/games", b'{"opponent": 3}', 400, ["invalid opponent 3", "quincy"]),
+    ("POST", "/api/games", b'{"oponent": "kris"}', 400, ["unknown field 'oponent'", '"opponent"']),
+    (
+        "POST",
+        "/api/games",
+        b'{"opponent": "kris", "seed": 1}',
+        400,
+        ["unknown field 'seed'", 'accepted field is "opponent"'],
+    ),
     ("POST", "/api/games", b'{"opponent": "classic:greenberg"}', 400, ["'classic:greenberg'"]),
     ("POST", "/api/games", b"{", 400, ["malformed JSON"]),
     ("POST", "/api/games", b"[]", 400, ["JSON object"]),
@@ -345,7 +365,7 @@ def raw_request(url: str, request: bytes) -> bytes:
     return b"".join(chunks)
 
 
-@pytest.mark.parametrize("length", [b"abc", b"-5"])
+@pytest.mark.parametrize("length", [b"abc", b"-5", b"1_3", b"+13", b"13.0"])
 def test_a_bad_content_length_is_a_400(
     server: BackgroundServer, client: Client, length: bytes
 ) -> None:

@@ -5,10 +5,14 @@ Kaggle calls ``agent(observation, configuration)`` once per step and plays the r
 is 0 on an episode's first step, ``observation.lastOpponentAction`` is the opponent's previous
 sign from step 1 on, and ``configuration.signs`` must be 3 (rock-paper-scissors-lizard-Spock
 is rejected with a ``ValueError``). Both arguments may be kaggle's attribute-style ``Struct``
-or plain dicts.
+or plain dicts, their numbers any integral type (``int``, ``numpy.int64``: whatever has
+``__index__``, never ``bool``); anything else is a ``ValueError`` naming the field.
 
 :class:`KaggleAgent` is one callable agent: it builds a fresh engine whenever an episode
-starts, so nothing leaks from one episode into the next. Use one instance per seat::
+starts, so nothing leaks from one episode into the next: at step 0, or at a step that goes
+back (an episode whose start it missed). The same step again, with the same
+``lastOpponentAction``, is answered with the same sign and changes nothing (a retried call);
+with another one it is a ``ValueError`` naming the step. Use one instance per seat::
 
     from kaggle_environments import make
     from roshambo.apps.kaggle_agent import KaggleAgent
@@ -40,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import operator
 import random
 import sys
 import tarfile
@@ -51,7 +56,7 @@ from pathlib import Path
 import roshambo
 from roshambo.apps.options import output_file
 from roshambo.engine.agent import Agent
-from roshambo.engine.moves import Move, check_move
+from roshambo.engine.moves import MOVES, Move
 
 SIGNS = 3
 
@@ -61,6 +66,17 @@ def _field(source: object, name: str, default: object = None) -> object:
     if isinstance(source, Mapping):
         return source.get(name, default)
     return getattr(source, name, default)
+
+
+def _integral(value: object) -> int | None:
+    """``value`` as an int if it is an integral number (``operator.index``: int, numpy's
+    integers) and not a bool; else ``None``."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 class KaggleAgent:
@@ -85,31 +101,48 @@ class KaggleAgent:
             rng.setstate(self._rng_state)
         self.engine = Agent(rng)
         self._step: int | None = None
+        self._seen: Move | None = None  # the last step's lastOpponentAction (None at step 0)
+        self._answer: Move | None = None  # and the sign played there
 
     def __call__(self, observation: object, configuration: object) -> Move:
         signs = _field(configuration, "signs", SIGNS)
-        if signs != SIGNS:
+        if _integral(signs) != SIGNS:
             raise ValueError(
                 f"configuration.signs is {signs!r}: this agent plays only 3 signs "
                 "(rock, paper, scissors)"
             )
-        step = _field(observation, "step")
-        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
-            raise ValueError(f"observation.step is {step!r}: expected an int >= 0")
+        raw_step = _field(observation, "step")
+        step = _integral(raw_step)
+        if step is None or step < 0:
+            raise ValueError(f"observation.step is {raw_step!r}: expected an integer >= 0")
         their_last: Move | None = None
         if step > 0:  # checked before anything changes: a bad call leaves the episode as it was
             last = _field(observation, "lastOpponentAction")
             if last is None:
                 raise ValueError(f"observation.lastOpponentAction is missing at step {step}")
-            their_last = check_move(last)
-        # A step that does not move forward can only be another episode whose step 0 we missed;
-        # then the engine starts a fresh match there.
-        if step == 0 or (self._step is not None and step <= self._step):
+            sign = _integral(last)
+            if sign not in MOVES:
+                raise ValueError(
+                    f"observation.lastOpponentAction is {last!r} at step {step}: expected 0 "
+                    "(rock), 1 (paper) or 2 (scissors)"
+                )
+            their_last = sign
+        if step == self._step:  # the same call again: the same answer, or a contradiction
+            if their_last != self._seen:
+                raise ValueError(
+                    f"observation.step {step} again, with lastOpponentAction {their_last!r} "
+                    f"where it was {self._seen!r}: each step is played once"
+                )
+            assert self._answer is not None
+            return self._answer
+        # A step that goes back can only be another episode whose step 0 we missed; then the
+        # engine starts a fresh match there.
+        if step == 0 or (self._step is not None and step < self._step):
             self.reset()
-        if self._step is None:
-            their_last = None  # joined mid-episode: that move answered none of ours
-        self._step = step
-        return self.engine.move(their_last)
+        joined = self._step is None and step > 0  # mid-episode: that move answered none of ours
+        answer = self.engine.move(None if joined else their_last)
+        self._step, self._seen, self._answer = step, their_last, answer
+        return answer
 
 
 def write_submission(target: str | Path) -> Path:

@@ -3,7 +3,11 @@
 One parser per kind of value, and one message shape: argparse puts the option in front, so
 a bad value reads ``argument --games: expected a positive integer, got 'abc'`` wherever it
 was typed. Each parser raises ``argparse.ArgumentTypeError``, never a bare ``ValueError``
-(which argparse would report by the function's name).
+(which argparse would report by the function's name). An integer is plain decimal digits,
+with a leading minus where the range says what a negative one means: ``int()`` alone also
+takes ``1_0``, `` 5 ``, ``+5`` and other scripts' digits; a number is likewise plain
+decimal (``1``, ``0.25``, ``.5``, ``1e-3``), where ``float()`` would also take ``1_0``, spaces,
+``nan`` and ``inf``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -18,18 +23,31 @@ from typing import TypeVar
 from ..arena.executors import MAX_LOCAL
 
 T = TypeVar("T", int, str)
+DECIMAL = re.compile(r"-?[0-9]+")
+NUMBER = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
 def _bad(expected: str, text: str) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
 
 
+def decimal(text: str) -> int | None:
+    """``text`` as an integer if it is plain ASCII decimal digits after an optional minus,
+    else ``None``."""
+    return int(text) if DECIMAL.fullmatch(text) else None
+
+
+def real(text: str) -> float | None:
+    """``text`` as a float if it is a plain decimal number (:data:`NUMBER`), else ``None``."""
+    return float(text) if NUMBER.fullmatch(text) else None
+
+
 def integer(text: str) -> int:
     """Any integer (a seed)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise _bad("an integer", text) from None
+    value = decimal(text)
+    if value is None:
+        raise _bad("an integer", text)
+    return value
 
 
 def seed(text: str) -> int:
@@ -56,11 +74,8 @@ def output_file(text: str) -> Path:
 
 
 def _int_in(text: str, low: int, high: int | None, expected: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise _bad(expected, text) from None
-    if value < low or high is not None and value > high:
+    value = decimal(text)
+    if value is None or value < low or high is not None and value > high:
         raise _bad(expected, text)
     return value
 
@@ -88,13 +103,11 @@ def workers(text: str) -> int:
 
 
 def positive_ints(text: str) -> tuple[int, ...]:
-    """A comma-separated list of positive integers, e.g. ``1000,10000``."""
-    parts = [part.strip() for part in text.split(",")]
-    try:
-        values = tuple(int(part) for part in parts)
-    except ValueError:
-        values = ()
-    if not values or min(values) < 1:
+    """A comma-separated list of positive integers, e.g. ``1000,10000`` (spaces around the
+    commas allowed, as in lists of names)."""
+    parsed = [decimal(part.strip(" ")) for part in text.split(",")]
+    values = tuple(value for value in parsed if value is not None)
+    if not values or len(values) < len(parsed) or min(values) < 1:
         raise _bad("comma-separated positive integers", text)
     twice = _twice(values)
     if twice:
@@ -104,12 +117,17 @@ def positive_ints(text: str) -> tuple[int, ...]:
 
 def seconds(text: str) -> float:
     """A number of seconds > 0, at most ``MAX_SECONDS``."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value <= MAX_SECONDS:
+    value = real(text)
+    if value is None or not 0 < value <= MAX_SECONDS:
         raise _bad(f"a positive number of seconds up to {MAX_SECONDS:,.0f}", text)
+    return value
+
+
+def positive_number(text: str) -> float:
+    """A finite number > 0 (a scale)."""
+    value = real(text)
+    if value is None or not 0 < value < math.inf:
+        raise _bad("a finite number > 0", text)
     return value
 
 

@@ -18,7 +18,8 @@ Each game is a terminal :class:`~roshambo.apps.terminal.Session` against its own
 for one game never interleave its rounds. :class:`GameStore` keeps at most ``max_games``
 games and evicts the least recently used, so memory stays bounded however many games are
 abandoned; a game stops at ``max_rounds``. Anything a client sends that is wrong gets a 4xx
-with ``{"error": "..."}`` naming the problem, and changes nothing.
+with ``{"error": "..."}`` naming the problem, and changes nothing: a body's unknown field
+is refused by name, and a request for an unknown game is a 404 whatever its body holds.
 
 Bots from files (``roshambo.arena.filebots``) join the opponents only when the server is started
 with them (``serve --bot PATH``): a client picks among the names the server lists and can
@@ -85,6 +86,10 @@ CSV_COLUMNS: Final = (
     "ties",
 ) + BELIEF_COLUMNS
 ACCEPTED_MOVES: Final = "R, P or S (any case), or rock, paper or scissors"
+# the fields each body may hold: any other is refused by name (a typo such as "oponent"
+# would otherwise start a game against the default unasked)
+GAME_FIELDS: Final = ("opponent",)
+MOVE_FIELDS: Final = ("move",)
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -455,7 +460,7 @@ class WebApp:
         )
 
     def new_game(self, environ: Environ) -> Response:
-        body = read_json(environ, required=False)
+        body = parse_json(read_body(environ), required=False, fields=GAME_FIELDS)
         name = body.get("opponent", ENGINE_NAME)
         if not isinstance(name, str):
             raise ApiError(
@@ -478,7 +483,9 @@ class WebApp:
         return json_response(HTTPStatus.OK, {"deleted": game_id})
 
     def move(self, environ: Environ, game_id: str) -> Response:
-        body = read_json(environ, required=True)
+        raw = read_body(environ)  # read whatever the game, so the client hears the answer
+        game = self.games.get(game_id)  # an unknown game is a 404 before its body is judged
+        body = parse_json(raw, required=True, fields=MOVE_FIELDS)
         if "move" not in body:
             raise ApiError(
                 HTTPStatus.BAD_REQUEST,
@@ -486,7 +493,7 @@ class WebApp:
                 f"with {ACCEPTED_MOVES}",
             )
         move = parse_move(body["move"])
-        return json_response(HTTPStatus.OK, self.games.get(game_id).play(move))
+        return json_response(HTTPStatus.OK, game.play(move))
 
     def game_csv(self, environ: Environ, game_id: str) -> Response:
         game = self.games.get(game_id)
@@ -499,23 +506,19 @@ class WebApp:
         )
 
 
-def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
-    """The request body as a JSON object ({} if empty and not ``required``).
-
-    413 past ``MAX_BODY`` bytes; 400 for a bad Content-Length, bytes that are not UTF-8 JSON,
-    or JSON that is not an object.
-    """
+def read_body(environ: Environ) -> bytes:
+    """The request body's bytes: 413 past ``MAX_BODY`` bytes, 400 for a bad Content-Length
+    or a body shorter than it, 411 for one this server cannot delimit."""
     stream = environ["wsgi.input"]
     length_text = environ.get("CONTENT_LENGTH") or ""
     if length_text.strip():
-        try:
-            length = int(length_text)
-        except ValueError:
+        digits = length_text.strip(" \t")  # HTTP's optional whitespace around a field value
+        if not (digits.isascii() and digits.isdigit()):  # int() also takes "1_2", "+5", "-5"
             raise ApiError(
-                HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}"
-            ) from None
-        if length < 0:
-            raise ApiError(HTTPStatus.BAD_REQUEST, f"invalid Content-Length {shown(length_text)}")
+                HTTPStatus.BAD_REQUEST,
+                f"invalid Content-Length {shown(length_text)}: expected a number of bytes",
+            )
+        length = int(digits)
         if length > MAX_BODY:
             if length <= DRAIN_LIMIT:
                 _drain(stream, length)
@@ -539,6 +542,12 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
         )
     else:
         raw = b""
+    return raw
+
+
+def parse_json(raw: bytes, *, required: bool, fields: tuple[str, ...]) -> dict[str, object]:
+    """The body as a JSON object of ``fields`` only ({} if empty and not ``required``); 400
+    for bytes that are not UTF-8 JSON, JSON that is not an object, or an unknown field."""
     if not raw.strip():
         if required:
             raise ApiError(HTTPStatus.BAD_REQUEST, 'missing JSON body: send {"move": "R"}')
@@ -554,6 +563,16 @@ def read_json(environ: Environ, *, required: bool) -> dict[str, object]:
         raise ApiError(
             HTTPStatus.BAD_REQUEST,
             f"the body must be a JSON object, got {type(data).__name__} {shown(data)}",
+        )
+    unknown = [name for name in data if name not in fields]
+    if unknown:
+        named = ", ".join(shown(name) for name in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise ApiError(
+            HTTPStatus.BAD_REQUEST,
+            f"unknown field{'s' if len(unknown) > 1 else ''} {named}{more}: accepted "
+            f"{'fields are' if len(fields) > 1 else 'field is'} "
+            f"{', '.join(json.dumps(name) for name in fields)}",
         )
     return data
 

@@ -347,12 +347,20 @@ def test_bench_breakdown_accounts_for_every_predictor_in_chains(capsys) -> None:
 def test_bench_breakdown_replays_the_engine_or_says_why_not(monkeypatch) -> None:
     speed = _load_speed()
     assert speed is not None
-    # the random guess draws from the engine's generator: replayed, it would leave the
-    # engine's own draws out of step, and the breakdown must say so rather than time
-    # another match
+    # a predictor drawing from the engine's generator (the random guess, in a line-up that
+    # has it): replayed, it would leave the engine's own draws out of step, and the
+    # breakdown must say so rather than time another match; run live, it replays
+    from roshambo.engine import ensemble
+    from roshambo.engine.predictors import PREDICTORS, RandomGuess
+
+    lineup = {**PREDICTORS, "random": lambda rng: RandomGuess(rng)}
+    monkeypatch.setattr(ensemble, "PREDICTORS", lineup)
     monkeypatch.setattr(speed, "LIVE", ())
     with pytest.raises(RuntimeError, match="missing from LIVE"):
         speed.measure_breakdown(moves=300, matches=1, seed=0)
+    monkeypatch.setattr(speed, "LIVE", ("random",))
+    breakdown = speed.measure_breakdown(moves=300, matches=1, seed=0)
+    assert "random" in dict(breakdown.predictors)
 
 
 # --- --plot -------------------------------------------------------------------------------

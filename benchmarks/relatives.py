@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from roshambo.apps import options  # noqa: E402
-from roshambo.opponents.relatives import NOISE, best_rate, member_grid  # noqa: E402
+from roshambo.opponents.relatives import NOISE, best_rate, beyond_grid, member_grid  # noqa: E402
 
 BAR = 99.0
 MEDIAN_BAR = 99.5
@@ -294,9 +294,15 @@ def parse_seeds(text: str) -> tuple[int, ...]:
 
 
 def measure(
-    hash_seeds: int, workers: int, engine_seeds: Sequence[int], only: str | None
+    hash_seeds: int,
+    workers: int,
+    engine_seeds: Sequence[int],
+    only: str | None,
+    grid: Sequence[str] | None = None,
 ) -> list[Match]:
-    members = [m for m in member_grid() if only is None or m.split(":")[0] == only]
+    """Every member of ``grid`` (the relatives' grid by default) in ``only``'s family."""
+    grid = member_grid() if grid is None else grid
+    members = [m for m in grid if only is None or m.split(":")[0] == only]
     plain = [m for m in members if "tie=set" not in m]
     hashed = [m for m in members if "tie=set" in m]
     jobs = [(0, plain[i : i + CHUNK]) for i in range(0, len(plain), CHUNK)]
@@ -441,6 +447,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", default=None, help="one family only (counter, context, ...)")
     parser.add_argument(
+        "--beyond",
+        action="store_true",
+        help="instead of the grid, members past its ranges (a window of 250-1000, an order "
+        "of 7-64, a lag of 51-120, a cycle of 41-80)",
+    )
+    parser.add_argument(
         "--json", type=options.output_file, default=None, help="also save every match to FILE"
     )
     parser.add_argument(
@@ -480,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
         engine_seeds = parse_seeds(args.engine_seeds)
     except ValueError as error:
         parser.error(str(error))
-    matches = measure(args.hash_seeds, args.workers, engine_seeds, args.only)
+    grid = beyond_grid() if args.beyond else None
+    matches = measure(args.hash_seeds, args.workers, engine_seeds, args.only, grid)
     if not matches:
         parser.error(f"no members in family {args.only!r}")
     if args.json:

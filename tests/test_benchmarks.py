@@ -154,6 +154,22 @@ def test_relatives_play_fresh_then_carrying_state_with_replayable_seeds() -> Non
         assert m.best is not None and m.rate <= m.best + 1.0
 
 
+def test_relatives_beyond_plays_the_members_past_the_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--beyond`` hands the beyond grid (one family with ``--only``) to the play, instead
+    of the relatives' grid."""
+    bench = load_relatives()
+    played: list[str] = []
+
+    def fake_play(hash_seed: int, members: list[str], engine_seed: int) -> list[object]:
+        played.extend(members)
+        return [bench.Match(m, 0, hash_seed, 995, 5, (1, 2, 3, 4, 5)) for m in members]
+
+    monkeypatch.setattr(bench, "play_process", fake_play)
+    assert bench.main(["--beyond", "--only", "reaction", "--workers", "1"]) == 0
+    assert played and set(played) == {m for m in bench.beyond_grid() if m.startswith("reaction")}
+    assert not set(played) & set(bench.member_grid())
+
+
 def test_relatives_table_and_compare_report_per_family() -> None:
     bench = load_relatives()
     before = [

@@ -26,6 +26,7 @@ from roshambo.opponents.relatives import (
     RecentCounter,
     Switcher,
     best_rate,
+    beyond_grid,
     cycle_patterns,
     make_relative,
     member_grid,
@@ -57,6 +58,21 @@ def test_every_grid_member_is_named_by_its_own_spec() -> None:
     assert len(set(grid)) == len(grid)
     for spec in grid:
         assert make_relative(spec, random.Random(0)).name == spec
+
+
+def test_the_beyond_grid_holds_members_past_every_wide_range_and_none_of_the_grid() -> None:
+    """Members past the wide ranges (a longer window, a higher order, a longer lag or cycle),
+    deterministic, each named by its own spec; the zoo takes any order and lag >= 1."""
+    beyond = beyond_grid()
+    assert len(set(beyond)) == len(beyond) and not set(beyond) & set(member_grid())
+    bots = [make_relative(spec, random.Random(0)) for spec in beyond]
+    assert [b.name for b in bots] == list(beyond)
+    assert min(b.window for b in bots if isinstance(b, RecentCounter)) > 200
+    assert min(b.k for b in bots if isinstance(b, ContextCounter)) == 7
+    assert max(b.k for b in bots if isinstance(b, ContextCounter)) == 64
+    assert min(b.lag for b in bots if isinstance(b, Reaction)) == 51
+    assert min(len(b.pattern) for b in bots if isinstance(b, FixedCycle)) > 40
+    assert make_relative("reaction:lag=500", random.Random(0)).lag == 500
 
 
 def test_the_grid_spreads_every_parameter_over_its_range() -> None:

@@ -137,8 +137,8 @@ class ContextCounter:
     def __init__(
         self, k: int = 1, decay: float = 1.0, rotation: int = 0, rng: random.Random | None = None
     ) -> None:
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 6:
-            raise ValueError(f"invalid k {k!r}: expected an integer from 1 to 6")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"invalid k {k!r}: expected an integer of at least 1")
         if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 < decay <= 1:
             raise ValueError(f"invalid decay {decay!r}: expected a number in (0, 1]")
         if rotation not in (0, 1, 2) or isinstance(rotation, bool):
@@ -178,8 +178,8 @@ class Reaction:
     SHIFTS: ClassVar[dict[str, int]] = {"beat": 1, "copy": 0, "lose": 2}
 
     def __init__(self, lag: int = 1, mode: str = "beat", rng: random.Random | None = None) -> None:
-        if isinstance(lag, bool) or not isinstance(lag, int) or not 1 <= lag <= 50:
-            raise ValueError(f"invalid lag {lag!r}: expected an integer from 1 to 50")
+        if isinstance(lag, bool) or not isinstance(lag, int) or lag < 1:
+            raise ValueError(f"invalid lag {lag!r}: expected an integer of at least 1")
         if mode not in self.SHIFTS:
             raise ValueError(f"invalid mode {mode!r}: expected one of {', '.join(self.SHIFTS)}")
         self.lag, self.mode = lag, mode
@@ -360,7 +360,7 @@ FAMILIES: dict[str, Family] = {
             "context",
             ContextCounter,
             (
-                Param("k", _int, "1", "1-6"),
+                Param("k", _int, "1", "1 or more"),
                 Param("decay", _float, "1", "(0,1]"),
                 Param("rotation", _int, "0", "0|1|2"),
             ),
@@ -368,7 +368,7 @@ FAMILIES: dict[str, Family] = {
         Family(
             "reaction",
             Reaction,
-            (Param("lag", _int, "1", "1-50"), Param("mode", str, "beat", "beat|copy|lose")),
+            (Param("lag", _int, "1", "1 or more"), Param("mode", str, "beat", "beat|copy|lose")),
         ),
         Family("cycle", FixedCycle, (Param("pattern", str, "RRPPS", "R/P/S string"),)),
         Family(
@@ -454,24 +454,56 @@ WIDE_COUNTER_WINDOWS = (65, 100, 150, 200)
 WIDE_CONTEXT_ORDERS = (4, 5, 6)
 WIDE_REACTION_LAGS = (4, 6, 8, 10, 12)
 WIDE_CYCLE_LENGTHS = (13, 16, 20, 25, 30, 40)
+# beyond the grid: members past the wide ranges, for a benchmark of how far each family's
+# mechanism carries (benchmarks/relatives.py --beyond)
+BEYOND_COUNTER_WINDOWS = (250, 300, 500, 1000)
+BEYOND_CONTEXT_ORDERS = (7, 8, 10, 12, 16, 24, 32, 40, 64)
+BEYOND_REACTION_LAGS = (51, 60, 80, 120)
+BEYOND_CYCLE_LENGTHS = (41, 45, 50, 60, 80)
 NOISE_SHARES = (0.05, 0.1, 0.2)
 NOISY_TIES = ("first", "last", "set", "RPS")
 SWITCHER_SEEDS = (1, 2, 3, 4)  # the members' draws: seed 2's three counters are near alike
 
 
-def cycle_patterns(wide: bool = True) -> tuple[str, ...]:
+def cycle_patterns(wide: bool = True, lengths: tuple[int, ...] | None = None) -> tuple[str, ...]:
     """Cycles of every length of ``CYCLE_LENGTHS`` (with ``wide``, then of
-    ``WIDE_CYCLE_LENGTHS``): two per length, drawn (seeded, the short ones first) so that
-    each uses at least two different moves."""
+    ``WIDE_CYCLE_LENGTHS``; or of ``lengths``): two per length, drawn (seeded, the short ones
+    first) so that each uses at least two different moves."""
     draw = random.Random(2026)
     patterns: list[str] = []
-    for length in CYCLE_LENGTHS + (WIDE_CYCLE_LENGTHS if wide else ()):
+    if lengths is None:
+        lengths = CYCLE_LENGTHS + (WIDE_CYCLE_LENGTHS if wide else ())
+    for length in lengths:
         wanted = len(patterns) + 2
         while len(patterns) < wanted:
             pattern = "".join(draw.choice(LETTERS) for _ in range(length))
             if len(set(pattern)) > 1 and pattern not in patterns:
                 patterns.append(pattern)
     return tuple(patterns)
+
+
+def beyond_grid() -> tuple[str, ...]:
+    """Members past the grid's wide ranges (deterministic, fresh): counters of our last 250 to
+    1000 moves, contexts of orders 7 to 64, reactions at lags 51 to 120, cycles of 41 to 80;
+    where the engine's mechanisms stop carrying the bar, not a target."""
+    members = [
+        spec_name("counter", window=w, target=t, tie="first")
+        for w in BEYOND_COUNTER_WINDOWS
+        for t in ("most", "least")
+    ]
+    members += [
+        spec_name("context", k=k, decay=_number(d), rotation=r)
+        for k in BEYOND_CONTEXT_ORDERS
+        for d in (1, 0.9)
+        for r in (0, 1, 2)
+    ]
+    members += [
+        spec_name("reaction", lag=lag, mode=mode)
+        for lag in BEYOND_REACTION_LAGS
+        for mode in Reaction.SHIFTS
+    ]
+    members += [spec_name("cycle", pattern=p) for p in cycle_patterns(lengths=BEYOND_CYCLE_LENGTHS)]
+    return tuple(members)
 
 
 def member_grid(noisy: bool = True, wide: bool = True) -> tuple[str, ...]:

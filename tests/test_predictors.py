@@ -326,6 +326,8 @@ BAD_ARGUMENTS: list[tuple[Callable[..., Predictor], dict[str, object], object]] 
     (DecayedContexts, {"min_score": 0}, 0),
     (DecayedContexts, {"half": "x"}, "x"),
     (DecayedContexts, {"horizon": 0}, 0),
+    (DecayedContexts, {"deep": 0}, 0),
+    (DecayedContexts, {"max_order": 4, "deep": 3}, 3),
     (CountingWindows, {"source": "both"}, "both"),
     (CountingWindows, {"max_window": 0}, 0),
     (CountingWindows, {"min_score": 0}, 0),
@@ -408,6 +410,9 @@ def test_registered_predictor_agrees_with_its_reference_model(
         DecayedContexts(2, (2, 5), min_score=1, half="both"),
         # orders counted with fewer memories each (see order_memories): 3, 2, 1 and 1
         DecayedContexts(4, (2, 5, None), min_score=1, half="both", horizon=40),
+        # no deep orders; and deep orders 2 to 12 over one row order (the trie and its runs)
+        DecayedContexts(3, (4, None), half="both", deep=3),
+        DecayedContexts(1, (2, None), min_score=1, half="both", deep=12),
         BlendedContexts(1),
         BlendedContexts(2, "their"),
         BlendedContexts(6, "mine"),
@@ -1205,6 +1210,54 @@ def test_decayed_contexts_read_a_context_counter_of_any_order_memory_and_turn(
         ours = rng.randrange(3) if t % 40 < 25 else (0, 1, 1, 2)[t % 4]
         predictor.update(theirs, ours)  # swapped: the bot's reply is "mine", our move "theirs"
     assert misses <= 60, misses  # of 450 (a guess would miss about 300)
+
+
+@pytest.mark.parametrize("k", [7, 9, 16, 30])
+@pytest.mark.parametrize("decay", [1.0, 0.8])
+@pytest.mark.parametrize("rotation", [0, 2])
+def test_decayed_contexts_read_a_context_counter_of_an_order_above_the_rows(
+    k: int, decay: float, rotation: int
+) -> None:
+    """Orders above max_order (here 3) are read off the trie of longer contexts, up to
+    ``deep`` (32): against a counter of our last 7 to 30 moves, few misses after the first
+    150 rounds. Our moves: random stretches, and a pattern repeated long enough that those
+    orders' contexts recur; an order's context seen neither at all nor in full is R."""
+    from roshambo.opponents.relatives import ContextCounter
+
+    bot = ContextCounter(k, decay, rotation)
+    rng = random.Random(10 * k + rotation)
+    predictor = DecayedContexts()
+    ours: Move | None = None
+    misses = 0
+    for t in range(600):
+        theirs = bot.move(ours)
+        if t >= 150:
+            q = predictor.predict()
+            misses += q is None or (q + 1) % 3 != theirs
+        ours = rng.randrange(3) if t % 100 < 40 else (0, 1, 1, 2, 0, 2, 2)[t % 7]
+        predictor.update(theirs, ours)  # swapped, as in the mirrored half
+    assert misses <= 60, misses  # of 450 (a guess would miss about 300)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from(["R", "RP", "RPS", "PPS", "SRRP", "S"]), min_size=2, max_size=14),
+    st.integers(0, 2**16),
+)
+def test_decayed_contexts_deep_orders_agree_with_the_reference(
+    pieces: list[str], seed: int
+) -> None:
+    """Scripts of repeated pieces (so long contexts recur and part at every depth): the trie
+    of orders 2 to 10 and its shared runs predict, after every round, what recounting every
+    order from scratch does."""
+    rng = random.Random(seed)
+    theirs = moves("".join(piece * rng.randrange(1, 5) for piece in pieces))[:90]
+    script = [(rng.randrange(3), t) for t in theirs]
+    predictor = DecayedContexts(1, (3, None), min_score=1, half="both", deep=10)
+    model = reference_for(predictor)
+    assert model is not None
+    got = predictions(predictor, script)
+    assert got == [model(script[:n]) for n in range(len(script) + 1)]
 
 
 def test_decayed_contexts_count_each_order_with_the_memories_it_can_tell_apart() -> None:

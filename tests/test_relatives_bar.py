@@ -30,6 +30,12 @@ SAMPLE = [
     "context:k=3,decay=0.99,rotation=1",
     "context:k=3,decay=0.8,rotation=2",
     "context:k=3,decay=1,rotation=0",
+    # orders above the grid's 1-6, read by the same predictor's trie of longer contexts
+    "context:k=7,decay=1,rotation=0",
+    "context:k=8,decay=0.8,rotation=2",
+    "context:k=12,decay=0.9,rotation=1",
+    "context:k=20,decay=1,rotation=0",
+    "context:k=32,decay=0.95,rotation=0",
     "reaction:lag=2,mode=lose",
     "reaction:lag=3,mode=beat",
     "reaction:lag=1,mode=copy",

@@ -23,7 +23,7 @@ FAMILY_IDEAS: dict[str, str] = {
     "windows": "models a player beating the most (or least) frequent of the other side's last N moves, any N up to 200",
     "lags": "models a player answering the other side's move of 1 to 50 rounds back the same way each time",
     "period": "expects a cycle of up to 40 moves to go on, read through its noise",
-    "decayed": "models a player counting, with a fading memory, what followed the other side's last 1 to 6 moves",
+    "decayed": "models a player counting, with a fading memory, what followed the other side's last 1 to 32 moves",
     "carried": "runs a model kept from earlier matches, for a player who remembers them",
     "roll": "expects you to turn your move the way you usually do",
     "outcome": "expects you to turn your move the way you did after the same result",

@@ -28,7 +28,7 @@ Factory = Callable[[random.Random], Predictor]
 
 
 # The models of an opponent whose state outlives a match (an fCC bot's mutable defaults):
-# counting what followed our last 1 to 3 moves (the calibrated chains, every turn) or 1 to 6
+# counting what followed our last 1 to 3 moves (the calibrated chains, every turn) or 1 to 32
 # (the decayed contexts), counting our last N moves or all of them, cycling, and answering
 # our move k rounds back (whose first k replies of a match answer the last match). Each also runs
 # carried over from earlier matches (see carried.py); the other models read what any
@@ -38,7 +38,7 @@ CARRIED = (
     "calibrated2-their-shifted",
     "calibrated3-their-shifted",
     "calibrated4-their-shifted",
-    "decayed6-their",
+    "decayed32-their",
     "windows200-mine",
     "frequency-ties",
     "period40-their",
@@ -107,10 +107,11 @@ def _lineup() -> list[Factory]:
     # in the direct half only: the mirrored half (a model of us as such a player) bought
     # nothing in the scorecard, and dropping its pass over the lags pays for the 34 more
     factories.append(lambda rng: LaggedRolls("mine", 50, half="direct"))
-    # an opponent counting what followed our last 1 to 6 moves, forgetting: every memory
+    # an opponent counting what followed our last 1 to 32 moves, forgetting: every memory
     # doubling from 4 to 64 recurrences that the order's contexts reach in a match, and the
-    # whole match (mirrored half only)
-    factories.append(lambda rng: DecayedContexts(6))
+    # whole match (mirrored half only); orders 1-5 in rows, 6-32 (memories 4 and all) in the
+    # trie of longer contexts
+    factories.append(lambda rng: DecayedContexts(5, deep=32))
     # the models in CARRIED once more, carried over from earlier matches
     probe = random.Random(0)
     factories += [

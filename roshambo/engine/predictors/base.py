@@ -401,6 +401,13 @@ class TurnCounts:
             self._weight = fold_weight([cells], weight)
         self._best = best
 
+    def copy_group(self, source: int, target: int) -> None:
+        """Give group ``target`` the cells of ``source``, for a group that has stood for the
+        same references as ``source`` in every round so far. A copy only ties the cells it
+        copies, so with ``target`` after ``source`` the best cell stays the same."""
+        cells = self._cells
+        cells[3 * target : 3 * target + 3] = cells[3 * source : 3 * source + 3]
+
     def leader(self) -> tuple[int, int] | None:
         """The best (group, turn), once it holds ``min_hits`` straight rounds' worth."""
         best = self._best

@@ -4,23 +4,30 @@ freeCodeCamp's abbey counts which move of ours followed each of our moves and be
 most counted one; the same idea over our last k moves, with a context's older counts
 shrinking by a factor each time the context recurs, is a family with two parameters: the
 order k and the memory, about 1 / (1 - decay) recurrences. This predictor follows every
-order from 1 to ``max_order`` and, per order, every memory of a grid it can tell apart from
-the whole match (see :func:`order_memories`) at once. Per context it keeps our
-continuations' decayed counts at each memory, so every (order, memory) pair names the move
-such an opponent expects of us; each round it checks, for every pair, which turn of that
+order from 1 to ``deep`` and, per order, every memory of a grid it can tell apart from the
+whole match (see :func:`order_memories`) at once. Orders 1 to ``max_order`` keep a row of
+our continuations' decayed counts per context; the orders above, whose contexts recur too
+seldom for more memories, read one trie of the longer contexts (a node per order on the
+current path, see :meth:`DecayedContexts._insert`), so a round walks the orders the current
+moves share with an earlier moment, not every order. Every (order, memory) pair names the
+move such an opponent expects of us; each round it checks, for every pair, which turn of that
 expectation the opponent played (beat it, as abbey does, or a second guess one or two turns
 further, Egnor 1999), keeps a decayed score per pair and turn (about the last 16 replies
 count), and predicts our move as the best pair and turn read it. It models one side
 counting the other, so it works in the mirrored half: shown the swapped histories, "their"
 moves are ours and the replies are the opponent's. Ties go to the first pair (the lower
 order, then the memory listed first: the shortest, by default) and to the first of R, P, S
-within a row, as a context never seen predicts R. A round costs one pass over the orders
-and their memories, however long the match.
+within a row, as a context never seen (or longer than the moves so far) predicts R. A
+round costs one pass over the row orders and their memories, and over the trie's runs of
+orders that have read the same contexts so far (see :meth:`_deep_expected`), at most
+``deep - max_order`` of them, however long the match.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+from operator import add as plus
 from operator import itemgetter
 from typing import Any
 
@@ -35,10 +42,11 @@ EXPECTED = itemgetter(4)  # a memory's expectation, as the turn-count cell 3 pai
 
 
 class DecayedContexts(WorksInOneHalf):
-    """Predict their move as what a counter of their last 1 to ``max_order`` moves, with one
-    of ``memories`` (recurrences a context remembers, None: all), expects; the turn of that
+    """Predict their move as what a counter of their last 1 to ``deep`` moves, with one of
+    ``memories`` (recurrences a context remembers, None: all), expects; the turn of that
     expectation the other side answers with says which pair is followed. Silent until a pair
-    and turn has ``min_score`` straight replies' worth."""
+    and turn has ``min_score`` straight replies' worth. Orders up to ``max_order`` are counted
+    in rows, the others (with the memories of order ``max_order + 1``) in a trie."""
 
     source = "their"  # the side whose moves are counted, in its own frame (ours, mirrored)
 
@@ -49,8 +57,12 @@ class DecayedContexts(WorksInOneHalf):
         min_score: int = 3,
         half: str = "mirrored",
         horizon: int | None = HORIZON,
+        deep: int = 32,
     ) -> None:
         self.max_order = check_positive(max_order, "max_order")
+        self.deep = check_positive(deep, "deep")
+        if deep < max_order:
+            raise ValueError(f"invalid deep {deep!r}: expected at least max_order ({max_order})")
         if (
             not isinstance(memories, tuple)
             or not memories
@@ -63,7 +75,7 @@ class DecayedContexts(WorksInOneHalf):
         self.min_score = check_positive(min_score, "min_score")
         self.half = check_half(half)
         self.horizon = check_positive(horizon, "horizon", allow_none=True)
-        self.name = f"decayed{max_order}-their"
+        self.name = f"decayed{deep}-their"  # the orders it reads: 1 to deep
         # per order, its memories (see order_memories), and their decays
         self.order_memories = tuple(
             order_memories(k, memories, horizon) for k in range(1, max_order + 1)
@@ -82,7 +94,14 @@ class DecayedContexts(WorksInOneHalf):
         )
         # _hits[move][3 pair + x]: the turn-count cell of that pair (expecting x) which a
         # reply of ``move`` hits: 3 pair + (move - 1 - x) % 3 (the reply beats x turned)
-        self._pairs = sum(map(len, self.order_memories))
+        # the orders above max_order (up to ``deep``) share one memory grid: a longer context
+        # recurs no more often than the order just above the rows'
+        self.deep_memories = order_memories(max_order + 1, memories, horizon)
+        self._deep_decays = tuple(1.0 if m is None else 1.0 - 1.0 / m for m in self.deep_memories)
+        self._base_pairs = sum(map(len, self.order_memories))
+        self._pairs = self._base_pairs + len(self.deep_memories) * (deep - max_order)
+        self._deep_mask = (1 << 2 * deep) - 1
+        self._seen_mask = (1 << 2 * (max_order + 1)) - 1
         cells = 3 * self._pairs
         self._hits = tuple(
             tuple(cell - cell % 3 + (move - 1 - cell) % 3 for cell in range(cells))
@@ -112,6 +131,17 @@ class DecayedContexts(WorksInOneHalf):
         self._powers: tuple[list[tuple[float, ...]], ...] = tuple(
             [(1.0,) * len(decays), tuple([d**-1 for d in decays])] for decays in self._decays
         )
+        # the deep orders: their last ``deep`` moves packed as the context is (latest lowest)
+        self._packed = 0
+        # per context of order max_order + 1, the trie of its occurrences (see _insert)
+        self._roots: dict[int, Any] = {}
+        self._pending = -1  # the packed moves before the occurrence whose follower comes next
+        self._cuts = [self.max_order + 1]  # the first order of every run of deep orders
+        self._cut_set = {self.max_order + 1}
+        # per run, per memory: 3 pair of the run's first order (a key less its move)
+        self._run_keys = [3 * (self._base_pairs + j) for j in range(len(self.deep_memories))]
+        self._deep_keys: list[int] = []  # this round's keys of the deep pairs counted
+        self._single = tuple([move] * len(self.deep_memories) for move in range(3))
         self._prediction: Move | None = None
         self._idle = False  # set by join() in the half this predictor does not work in
 
@@ -162,15 +192,183 @@ class DecayedContexts(WorksInOneHalf):
         if found is None:
             found = self._row_sets[context] = self._rows_of(context)
         self._current, memories = found
-        self._expected = list(map(EXPECTED, memories))  # what each pair expects next
+        self._expected = expected = list(map(EXPECTED, memories))  # what each pair expects next
+        if self.deep > self.max_order:
+            expected += self._deep_expected(their_move)
         leader = self._turns.leader()
         if leader is None:
             prediction = None
         else:
             pair, turn = leader
-            prediction = (self._expected[pair] + turn) % 3
+            if pair < self._base_pairs:
+                prediction = (self._expected[pair] + turn) % 3
+            else:  # a deep run's first order (only those are ever counted)
+                key = next(k for k in self._deep_keys if k // 3 == pair)
+                prediction = (key + turn) % 3
         self._prediction = prediction
         return prediction
+
+    def _deep_expected(self, move: Move) -> list[int]:
+        """Count ``move`` for the deep orders and return the keys (3 pair + the move
+        expected) of the deep pairs counted this round, the lowest order first.
+
+        An order k > max_order expects, per memory, the most counted of the moves that
+        followed the earlier occurrences of their current last k moves (R where there is
+        none, as for fewer than k moves). The occurrences sit in a trie per context of
+        order max_order + 1, one level per order (see :meth:`_insert`), so the node at depth k
+        on the current moves' path holds order k's counts. Orders whose sets of occurrences
+        have been the same in every round so far expect the same moves, so they share their
+        cells: the deep orders are cut into runs, each counted once, and a run is cut where
+        two of its orders first read different sets (the new run's cells copied)."""
+        low = self.max_order
+        first = low + 1
+        pending = self._pending
+        if pending >= 0:  # the follower of the last occurrence is now known
+            roots = self._roots
+            key = pending & self._seen_mask
+            if key in roots:
+                self._insert(pending, move)
+            else:  # (the common case of a first occurrence, inlined)
+                roots[key] = (pending, move)
+        self._packed = packed = (self._packed << 2 | move + 1) & self._deep_mask
+        if not packed >> 2 * low:  # fewer than low + 1 moves so far (no digit is 0)
+            return []
+        self._pending = packed
+        # the sets of the current moves' path: one node per depth from ``first`` on, the
+        # last (a leaf: one distinct run of ``deep`` moves) standing for the depths up to
+        # its match length ``reach``
+        path = []
+        node = self._roots.get(packed & self._seen_mask)
+        depth = first
+        reach = depth - 1
+        deep = self.deep
+        while node is not None:
+            path.append(node)
+            tail = node[0] if type(node) is tuple else node[1]
+            if tail is not None:
+                x = packed ^ tail
+                reach = deep if not x else ((x & -x).bit_length() - 1) >> 1
+                break
+            reach = depth
+            node = node[2 + ((packed >> 2 * depth) & 3)]
+            depth += 1
+        # A run starts wherever the set shrinks along the path. Past the path's end it does
+        # (cut here); where an occurrence P parts from the path at depth d while the path
+        # goes on through a later-parting R, P and R part at d too, and the later of them
+        # was cut there in its own round (by induction: a path ends where its deepest
+        # occurrence parts), so the end is the only new cut a round can need.
+        if reach < deep and reach + 1 not in self._cut_set:
+            self._cut(reach + 1)
+        keys = self._run_keys[:]
+        if not path:
+            self._deep_keys = keys
+            return keys
+        # each run up to ``reach`` expects its node's leaders (a single occurrence: its
+        # follower at every memory); the runs past it, R
+        last = first + len(path) - 1  # the depth of the path's last node
+        single = self._single
+        flat: list[int] = []
+        for cut in self._cuts:
+            if cut > reach:
+                break
+            node = path[cut - first] if cut < last else path[-1]
+            flat += single[node[1]] if type(node) is tuple else node[6]
+        keys[: len(flat)] = map(plus, keys, flat)
+        self._deep_keys = keys
+        return keys
+
+    def _insert(self, then: int, move: Move) -> None:
+        """Count ``move`` as the follower of an occurrence whose packed moves before it were
+        ``then``, in the trie of its context of order max_order + 1. A node at depth d holds
+        the occurrences whose last d moves are the node's: a list [occurrences, None, the
+        children by the move d + 1 back (1-3; 0: none, too early in the match), per memory
+        the most counted move (the first on ties), then per memory its three counts]. A
+        leaf holds occurrences that agree on all ``deep`` moves: such a list with its
+        packed moves in place of None, or (packed moves, follower) while it has one. A leaf
+        meeting an occurrence it disagrees with becomes a chain of nodes down to where they
+        part, one leaf under it for each."""
+        roots = self._roots
+        key = then & self._seen_mask
+        node = roots.get(key)
+        if node is None:
+            roots[key] = (then, move)
+            return
+        parent: Any = roots
+        slot = key
+        depth = self.max_order + 1
+        count = self._count
+        while True:
+            tail = node[0] if type(node) is tuple else node[1]
+            if tail is None:  # a node: count here, then go down
+                count(node, move)
+                slot = 2 + ((then >> 2 * depth) & 3)
+                child = node[slot]
+                if child is None:
+                    node[slot] = (then, move)
+                    return
+                parent, node = node, child
+                depth += 1
+                continue
+            if tail == then:
+                if type(node) is tuple:
+                    node = parent[slot] = self._node(node[1], then)
+                count(node, move)
+                return
+            x = then ^ tail
+            parted = ((x & -x).bit_length() - 1) >> 1  # the depth below which they part
+            # the chain's nodes hold what the leaf holds, and the new occurrence
+            held = self._node(node[1]) if type(node) is tuple else node
+            for d in range(depth, parted + 1):
+                inner = [held[0], None, None, None, None, None, held[6][:], *held[7:]]
+                count(inner, move)
+                parent[slot] = inner
+                parent, slot = inner, 2 + ((then >> 2 * d) & 3)
+            parent[2 + ((tail >> 2 * parted) & 3)] = node
+            parent[slot] = (then, move)
+            return
+
+    def _count(self, node: list[Any], move: Move) -> None:
+        """One more occurrence, followed by ``move``, in ``node``'s counts and leaders
+        (decaying every count alike, only the counted move can take the lead)."""
+        node[0] += 1
+        leaders = node[6]
+        at = 7
+        for j, decay in enumerate(self._deep_decays):
+            if decay != 1.0:
+                node[at] *= decay
+                node[at + 1] *= decay
+                node[at + 2] *= decay
+            value = node[at + move] = node[at + move] + 1
+            leader = leaders[j]
+            if leader != move:
+                other = node[at + leader]
+                if value > other or value == other and move < leader:
+                    leaders[j] = move
+            at += 3
+
+    def _node(self, follower: Move, tail: int | None = None) -> list[Any]:
+        """A node (or, with ``tail``, a leaf) holding one occurrence, followed by
+        ``follower``."""
+        width = len(self._deep_decays)
+        node = [1, tail, None, None, None, None, [follower] * width, *((0, 0, 0) * width)]
+        for j in range(width):
+            node[7 + 3 * j + follower] = 1
+        return node
+
+    def _cut(self, order: int) -> None:
+        """Start a run of deep orders at ``order``: its pairs take the cells of the run's
+        first order (they have expected the same moves in every round so far)."""
+        cuts = self._cuts
+        at = bisect.bisect(cuts, order)
+        width = len(self._deep_decays)
+        low = self.max_order
+        source = self._base_pairs + width * (cuts[at - 1] - low - 1)
+        target = self._base_pairs + width * (order - low - 1)
+        for j in range(width):
+            self._turns.copy_group(source + j, target + j)
+        cuts.insert(at, order)
+        self._cut_set.add(order)
+        self._run_keys[width * at : width * at] = [3 * (target + j) for j in range(width)]
 
     def _rows_of(self, context: int) -> tuple[tuple[Row, ...], tuple[list[Any], ...]]:
         """The rows of every order's context (the lowest first) that ends ``context``, and

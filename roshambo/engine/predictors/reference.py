@@ -286,13 +286,15 @@ def lagged_rolls_reference(
     return (side[n - 1 - lag] + roll) % 3
 
 
-_EXPECTED: dict[tuple[tuple[tuple[int | None, ...], ...], tuple[Move, ...]], list[Move | None]] = {}
+_EXPECTED: dict[tuple[object, ...], list[Move | None]] = {}
 
 
 def decayed_contexts_reference(
     rounds: Sequence[Round],
     order_memories: tuple[tuple[int | None, ...], ...],
     min_score: int,
+    deep: int = 0,
+    deep_memories: tuple[int | None, ...] = (),
 ) -> Move | None:
     """Recount from scratch, exactly. The pairs are each order's memories (``order_memories``,
     the lowest order first). A pair (order k, memory m) expects, after n rounds, the
@@ -300,18 +302,24 @@ def decayed_contexts_reference(
     their last k moves, each context's older counts times 1 - 1/m at each recurrence. Every
     round i it had an expectation e for scores its turn (my_move - e - 1) mod 3 with weight
     keep ** (age of round i); the largest (pair, turn), the first on ties, once it holds
-    min_score straight replies' worth, predicts e + turn."""
+    min_score straight replies' worth, predicts e + turn.
+
+    The deep orders, above the last of ``order_memories`` up to ``deep``, pair with each
+    of ``deep_memories`` and are scored once more than that many moves are known: a pair
+    expects what a row of the orders above does (R where the context was never seen, or
+    fewer than k moves are known)."""
     theirs = [t for _, t in rounds]
     decays = [
         [Fraction(1) if m is None else 1 - Fraction(1, m) for m in memories]
         for memories in order_memories
     ]
+    deep_decays = [Fraction(1) if m is None else 1 - Fraction(1, m) for m in deep_memories]
     keep = Fraction(SCORE_KEEP)
 
     def expected_after(n: int) -> list[Move | None]:
         # a pure function of their first n moves: recounted once per prefix and remembered,
         # since the agreement tests ask for every prefix of one script (O(n^4) otherwise)
-        key = (order_memories, tuple(theirs[:n]))
+        key = (order_memories, deep, deep_memories, tuple(theirs[:n]))
         if key not in _EXPECTED:
             _EXPECTED[key] = recount(n)
         return _EXPECTED[key]
@@ -329,10 +337,28 @@ def decayed_contexts_reference(
                         row = [c * decay for c in row]
                         row[theirs[i]] += 1
                 out.append(argmax_first(row) or 0)
+        low = len(order_memories)
+        for k in range(low + 1, deep + 1):
+            for decay in deep_decays:
+                if n <= low:
+                    out.append(None)
+                    continue
+                followers = (
+                    [theirs[i] for i in range(k, n) if theirs[i - k : i] == theirs[n - k : n]]
+                    if n >= k
+                    else []
+                )
+                row = [Fraction(0)] * 3
+                for move in followers:
+                    row = [c * decay for c in row]
+                    row[move] += 1
+                out.append(argmax_first(row) or 0)
         return out
 
     n = len(rounds)
-    scores = [Fraction(0)] * (3 * sum(map(len, decays)))
+    scores = [Fraction(0)] * (
+        3 * (sum(map(len, decays)) + len(deep_decays) * max(0, deep - len(decays)))
+    )
     for i in range(n):
         for pair, e in enumerate(expected_after(i)):
             if e is not None:
@@ -416,7 +442,11 @@ def reference_for(predictor: Predictor) -> Callable[[Sequence[Round]], Move | No
         )
     if isinstance(predictor, DecayedContexts):
         return lambda rounds: decayed_contexts_reference(
-            rounds, predictor.order_memories, predictor.min_score
+            rounds,
+            predictor.order_memories,
+            predictor.min_score,
+            predictor.deep,
+            predictor.deep_memories,
         )
     if isinstance(predictor, BlendedContexts):
         return lambda rounds: blend_reference(rounds, predictor.max_order, predictor.source)

@@ -14,7 +14,7 @@ decides whether a match ends a game either side of the 99% bar, so several seeds
 tail that one hides.
 
     python benchmarks/relatives.py [--hash-seeds 4] [--workers 2] [--engine-seeds 0]
-                                   [--only FAMILY] [--json FILE]
+                                   [--only FAMILY] [--beyond] [--json FILE]
     python benchmarks/relatives.py --compare BEFORE.json AFTER.json
     python benchmarks/relatives.py --show RUN.json
 

@@ -1221,7 +1221,8 @@ def test_decayed_contexts_read_a_context_counter_of_an_order_above_the_rows(
     """Orders above max_order (here 3) are read off the trie of longer contexts, up to
     ``deep`` (32): against a counter of our last 7 to 30 moves, few misses after the first
     150 rounds. Our moves: random stretches, and a pattern repeated long enough that those
-    orders' contexts recur; an order's context seen neither at all nor in full is R."""
+    orders' contexts recur (a context never seen, or longer than the moves so far, predicts
+    R)."""
     from roshambo.opponents.relatives import ContextCounter
 
     bot = ContextCounter(k, decay, rotation)
@@ -1260,6 +1261,19 @@ def test_decayed_contexts_deep_orders_agree_with_the_reference(
     assert got == [model(script[:n]) for n in range(len(script) + 1)]
 
 
+def test_decayed_contexts_split_a_leaf_of_several_occurrences() -> None:
+    """A leaf whose occurrences share all ``deep`` moves but were followed by different
+    moves, parted from by a later occurrence: the chain above it and the leaf keep every
+    count (a script found against a mutant that kept one)."""
+    theirs = moves("RRPPPPRRPPPPRPRPPPPRRPP")
+    mine = [1, 0, 2, 0, 1, 1, 0, 2, 0, 0, 2, 2, 0, 1, 2, 1, 0, 1, 2, 0, 1, 0, 0]
+    script = list(zip(mine, theirs))
+    predictor = DecayedContexts(1, (4, None), min_score=1, half="both", deep=6)
+    model = reference_for(predictor)
+    assert model is not None
+    assert predictions(predictor, script) == [model(script[:n]) for n in range(len(script) + 1)]
+
+
 def test_decayed_contexts_count_each_order_with_the_memories_it_can_tell_apart() -> None:
     """An order keeps the memories up to twice its contexts' recurrences in the horizon (at
     least the shortest), and the whole match; with no horizon, every memory."""
@@ -1279,6 +1293,9 @@ def test_decayed_contexts_count_each_order_with_the_memories_it_can_tell_apart()
     assert DecayedContexts(6).order_memories == tuple(
         order_memories(k, grid, 1000) for k in range(1, 7)
     )
+    # the trie's orders, above the rows, count with the memories of the first of them
+    assert DecayedContexts(5).deep_memories == (4, None) == order_memories(6, grid, 1000)
+    assert DecayedContexts(2, horizon=None).deep_memories == grid
 
 
 def test_decayed_contexts_idle_in_the_direct_half() -> None:

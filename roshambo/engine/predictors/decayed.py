@@ -38,6 +38,10 @@ SCORE_KEEP = 1.0 - 1.0 / 16  # a reply's weight in the pair scores fades by 1/16
 # a context's row: [moves counted, per memory a list of counts and leader, order less one]
 Row = list[Any]
 HORIZON = 1000  # the match length an order's memories are chosen for (see order_memories)
+# the slots of a trie node's list (see DecayedContexts._insert): its occurrences, its packed
+# moves (a leaf) or None, its children from CHILD on (by the move one deeper, 0: none),
+# per memory its leader, then per memory its three counts
+TOTAL, TAIL, CHILD, LEADERS, COUNTS = 0, 1, 2, 6, 7
 EXPECTED = itemgetter(4)  # a memory's expectation, as the turn-count cell 3 pair + move
 
 
@@ -92,8 +96,6 @@ class DecayedContexts(WorksInOneHalf):
             else min(4096, int(150 * math.log(10) / -math.log(min(decays))))
             for decays in self._decays
         )
-        # _hits[move][3 pair + x]: the turn-count cell of that pair (expecting x) which a
-        # reply of ``move`` hits: 3 pair + (move - 1 - x) % 3 (the reply beats x turned)
         # the orders above max_order (up to ``deep``) share one memory grid: a longer context
         # recurs no more often than the order just above the rows'
         self.deep_memories = order_memories(max_order + 1, memories, horizon)
@@ -102,6 +104,10 @@ class DecayedContexts(WorksInOneHalf):
         self._pairs = self._base_pairs + len(self.deep_memories) * (deep - max_order)
         self._deep_mask = (1 << 2 * deep) - 1
         self._seen_mask = (1 << 2 * (max_order + 1)) - 1
+        # a single occurrence's leaders: its follower at every memory
+        self._single = tuple([move] * len(self.deep_memories) for move in range(3))
+        # _hits[move][3 pair + x]: the turn-count cell of that pair (expecting x) which a
+        # reply of ``move`` hits: 3 pair + (move - 1 - x) % 3 (the reply beats x turned)
         cells = 3 * self._pairs
         self._hits = tuple(
             tuple(cell - cell % 3 + (move - 1 - cell) % 3 for cell in range(cells))
@@ -141,7 +147,6 @@ class DecayedContexts(WorksInOneHalf):
         # per run, per memory: 3 pair of the run's first order (a key less its move)
         self._run_keys = [3 * (self._base_pairs + j) for j in range(len(self.deep_memories))]
         self._deep_keys: list[int] = []  # this round's keys of the deep pairs counted
-        self._single = tuple([move] * len(self.deep_memories) for move in range(3))
         self._prediction: Move | None = None
         self._idle = False  # set by join() in the half this predictor does not work in
 
@@ -234,9 +239,10 @@ class DecayedContexts(WorksInOneHalf):
         if not packed >> 2 * low:  # fewer than low + 1 moves so far (no digit is 0)
             return []
         self._pending = packed
-        # the sets of the current moves' path: one node per depth from ``first`` on, the
-        # last (a leaf: one distinct run of ``deep`` moves) standing for the depths up to
-        # its match length ``reach``
+        # the sets of the current moves' path: one node per depth from ``first`` on; the
+        # last is a leaf (the occurrences that share all ``deep`` moves), standing for the
+        # depths up to its match length ``reach``, or a node with no child for the current
+        # moves (``reach``: its depth)
         path = []
         node = self._roots.get(packed & self._seen_mask)
         depth = first
@@ -244,13 +250,13 @@ class DecayedContexts(WorksInOneHalf):
         deep = self.deep
         while node is not None:
             path.append(node)
-            tail = node[0] if type(node) is tuple else node[1]
+            tail = node[0] if type(node) is tuple else node[TAIL]
             if tail is not None:
                 x = packed ^ tail
                 reach = deep if not x else ((x & -x).bit_length() - 1) >> 1
                 break
             reach = depth
-            node = node[2 + ((packed >> 2 * depth) & 3)]
+            node = node[CHILD + ((packed >> 2 * depth) & 3)]
             depth += 1
         # A run starts wherever the set shrinks along the path. Past the path's end it does
         # (cut here); where an occurrence P parts from the path at depth d while the path
@@ -272,7 +278,7 @@ class DecayedContexts(WorksInOneHalf):
             if cut > reach:
                 break
             node = path[cut - first] if cut < last else path[-1]
-            flat += single[node[1]] if type(node) is tuple else node[6]
+            flat += single[node[1]] if type(node) is tuple else node[LEADERS]
         keys[: len(flat)] = map(plus, keys, flat)
         self._deep_keys = keys
         return keys
@@ -298,10 +304,10 @@ class DecayedContexts(WorksInOneHalf):
         depth = self.max_order + 1
         count = self._count
         while True:
-            tail = node[0] if type(node) is tuple else node[1]
+            tail = node[0] if type(node) is tuple else node[TAIL]
             if tail is None:  # a node: count here, then go down
                 count(node, move)
-                slot = 2 + ((then >> 2 * depth) & 3)
+                slot = CHILD + ((then >> 2 * depth) & 3)
                 child = node[slot]
                 if child is None:
                     node[slot] = (then, move)
@@ -319,20 +325,29 @@ class DecayedContexts(WorksInOneHalf):
             # the chain's nodes hold what the leaf holds, and the new occurrence
             held = self._node(node[1]) if type(node) is tuple else node
             for d in range(depth, parted + 1):
-                inner = [held[0], None, None, None, None, None, held[6][:], *held[7:]]
+                inner = [
+                    held[TOTAL],
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    held[LEADERS][:],
+                    *held[COUNTS:],
+                ]
                 count(inner, move)
                 parent[slot] = inner
-                parent, slot = inner, 2 + ((then >> 2 * d) & 3)
-            parent[2 + ((tail >> 2 * parted) & 3)] = node
+                parent, slot = inner, CHILD + ((then >> 2 * d) & 3)
+            parent[CHILD + ((tail >> 2 * parted) & 3)] = node
             parent[slot] = (then, move)
             return
 
     def _count(self, node: list[Any], move: Move) -> None:
         """One more occurrence, followed by ``move``, in ``node``'s counts and leaders
         (decaying every count alike, only the counted move can take the lead)."""
-        node[0] += 1
-        leaders = node[6]
-        at = 7
+        node[TOTAL] += 1
+        leaders = node[LEADERS]
+        at = COUNTS
         for j, decay in enumerate(self._deep_decays):
             if decay != 1.0:
                 node[at] *= decay
@@ -352,7 +367,7 @@ class DecayedContexts(WorksInOneHalf):
         width = len(self._deep_decays)
         node = [1, tail, None, None, None, None, [follower] * width, *((0, 0, 0) * width)]
         for j in range(width):
-            node[7 + 3 * j + follower] = 1
+            node[COUNTS + 3 * j + follower] = 1
         return node
 
     def _cut(self, order: int) -> None:

@@ -1195,10 +1195,23 @@ def test_decayed_contexts_read_a_context_counter_of_any_order_memory_and_turn(
     then plays that move + 1. Our moves: random stretches and repeated patterns, so that
     contexts recur. Few misses after the first 150 rounds, whatever the order, the decay
     (memories 20 and 5 are not on the grid) and the second-guessing."""
+    rng = random.Random(100 * k + rotation)
+    misses = _misses_against_a_context_counter(
+        k, decay, rotation, lambda t: rng.randrange(3) if t % 40 < 25 else (0, 1, 1, 2)[t % 4]
+    )
+    assert misses <= 60, misses  # of 450 (a guess would miss about 300)
+
+
+def _misses_against_a_context_counter(
+    k: int, decay: float, rotation: int, our_move: Callable[[int], Move]
+) -> int:
+    """How often DecayedContexts(), shown the swapped histories (as the mirrored half is),
+    fails to name the move a counter of our last k moves expects of us, turned as it turns
+    it (the counter then plays that move + 1), over rounds 150-599; our move in round t is
+    ``our_move(t)``."""
     from roshambo.opponents.relatives import ContextCounter
 
     bot = ContextCounter(k, decay, rotation)
-    rng = random.Random(100 * k + rotation)
     predictor = DecayedContexts()
     ours: Move | None = None
     misses = 0
@@ -1207,9 +1220,9 @@ def test_decayed_contexts_read_a_context_counter_of_any_order_memory_and_turn(
         if t >= 150:
             q = predictor.predict()
             misses += q is None or (q + 1) % 3 != theirs
-        ours = rng.randrange(3) if t % 40 < 25 else (0, 1, 1, 2)[t % 4]
+        ours = our_move(t)
         predictor.update(theirs, ours)  # swapped: the bot's reply is "mine", our move "theirs"
-    assert misses <= 60, misses  # of 450 (a guess would miss about 300)
+    return misses
 
 
 @pytest.mark.parametrize("k", [7, 9, 16, 30])
@@ -1223,20 +1236,13 @@ def test_decayed_contexts_read_a_context_counter_of_an_order_above_the_rows(
     150 rounds. Our moves: random stretches, and a pattern repeated long enough that those
     orders' contexts recur (a context never seen, or longer than the moves so far, predicts
     R)."""
-    from roshambo.opponents.relatives import ContextCounter
-
-    bot = ContextCounter(k, decay, rotation)
     rng = random.Random(10 * k + rotation)
-    predictor = DecayedContexts()
-    ours: Move | None = None
-    misses = 0
-    for t in range(600):
-        theirs = bot.move(ours)
-        if t >= 150:
-            q = predictor.predict()
-            misses += q is None or (q + 1) % 3 != theirs
-        ours = rng.randrange(3) if t % 100 < 40 else (0, 1, 1, 2, 0, 2, 2)[t % 7]
-        predictor.update(theirs, ours)  # swapped, as in the mirrored half
+    misses = _misses_against_a_context_counter(
+        k,
+        decay,
+        rotation,
+        lambda t: rng.randrange(3) if t % 100 < 40 else (0, 1, 1, 2, 0, 2, 2)[t % 7],
+    )
     assert misses <= 60, misses  # of 450 (a guess would miss about 300)
 
 

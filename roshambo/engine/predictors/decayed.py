@@ -231,10 +231,11 @@ class DecayedContexts(WorksInOneHalf):
         if pending >= 0:  # the follower of the last occurrence is now known
             roots = self._roots
             key = pending & self._seen_mask
-            if key in roots:
-                self._insert(pending, move)
-            else:  # (the common case of a first occurrence, inlined)
+            root = roots.get(key)
+            if root is None:  # the context's first occurrence (the common case, inlined)
                 roots[key] = (pending, move)
+            else:
+                self._insert(root, key, pending, move)
         self._packed = packed = (self._packed << 2 | move + 1) & self._deep_mask
         if not packed >> 2 * low:  # fewer than low + 1 moves so far (no digit is 0)
             return []
@@ -283,9 +284,10 @@ class DecayedContexts(WorksInOneHalf):
         self._deep_keys = keys
         return keys
 
-    def _insert(self, then: int, move: Move) -> None:
+    def _insert(self, node: Any, key: int, then: int, move: Move) -> None:
         """Count ``move`` as the follower of an occurrence whose packed moves before it were
-        ``then``, in the trie of its context of order max_order + 1. A node at depth d holds
+        ``then``, in the trie ``node`` of its context ``key`` of order max_order + 1 (a trie
+        exists once the context has occurred: see :meth:`_deep_expected`). A node at depth d holds
         the occurrences whose last d moves are the node's: a list [occurrences, None, the
         children by the move d + 1 back (1-3; 0: none, too early in the match), per memory
         the most counted move (the first on ties), then per memory its three counts]. A
@@ -293,13 +295,7 @@ class DecayedContexts(WorksInOneHalf):
         packed moves in place of None, or (packed moves, follower) while it has one. A leaf
         meeting an occurrence it disagrees with becomes a chain of nodes down to where they
         part, one leaf under it for each."""
-        roots = self._roots
-        key = then & self._seen_mask
-        node = roots.get(key)
-        if node is None:
-            roots[key] = (then, move)
-            return
-        parent: Any = roots
+        parent: Any = self._roots
         slot = key
         depth = self.max_order + 1
         count = self._count

@@ -482,26 +482,38 @@ def cycle_patterns(wide: bool = True, lengths: tuple[int, ...] | None = None) ->
     return tuple(patterns)
 
 
+def _counters(windows: tuple[int | str, ...], ties: tuple[str, ...]) -> list[str]:
+    """Counters of every window, both targets and every tie rule given."""
+    return [
+        spec_name("counter", window=w, target=t, tie=tie)
+        for w in windows
+        for t in ("most", "least")
+        for tie in ties
+    ]
+
+
+def _contexts(orders: tuple[int, ...], decays: tuple[float, ...]) -> list[str]:
+    """Context counters of every order and decay given, at every rotation."""
+    return [
+        spec_name("context", k=k, decay=_number(d), rotation=r)
+        for k in orders
+        for d in decays
+        for r in (0, 1, 2)
+    ]
+
+
+def _reactions(lags: tuple[int, ...]) -> list[str]:
+    """Reactions at every lag given, in every mode."""
+    return [spec_name("reaction", lag=lag, mode=mode) for lag in lags for mode in Reaction.SHIFTS]
+
+
 def beyond_grid() -> tuple[str, ...]:
     """Members past the grid's wide ranges (deterministic, fresh): counters of our last 250 to
     1000 moves, contexts of orders 7 to 64, reactions at lags 51 to 120, cycles of 41 to 80;
     where the engine's mechanisms stop carrying the bar, not a target."""
-    members = [
-        spec_name("counter", window=w, target=t, tie="first")
-        for w in BEYOND_COUNTER_WINDOWS
-        for t in ("most", "least")
-    ]
-    members += [
-        spec_name("context", k=k, decay=_number(d), rotation=r)
-        for k in BEYOND_CONTEXT_ORDERS
-        for d in (1, 0.9)
-        for r in (0, 1, 2)
-    ]
-    members += [
-        spec_name("reaction", lag=lag, mode=mode)
-        for lag in BEYOND_REACTION_LAGS
-        for mode in Reaction.SHIFTS
-    ]
+    members = _counters(BEYOND_COUNTER_WINDOWS, ("first",))
+    members += _contexts(BEYOND_CONTEXT_ORDERS, (1, 0.9))
+    members += _reactions(BEYOND_REACTION_LAGS)
     members += [spec_name("cycle", pattern=p) for p in cycle_patterns(lengths=BEYOND_CYCLE_LENGTHS)]
     return tuple(members)
 
@@ -511,31 +523,12 @@ def member_grid(noisy: bool = True, wide: bool = True) -> tuple[str, ...]:
     (deterministic ones first; each family's short ranges, then with ``wide`` its wide
     ones), then, with ``noisy``, a sample of each family at every noise share."""
 
-    def counters(windows: tuple[int | str, ...]) -> list[str]:
-        return [
-            spec_name("counter", window=w, target=t, tie=tie)
-            for w in windows
-            for t in ("most", "least")
-            for tie in COUNTER_TIES
-        ]
-
-    def contexts(orders: tuple[int, ...]) -> list[str]:
-        return [
-            spec_name("context", k=k, decay=_number(d), rotation=r)
-            for k in orders
-            for d in CONTEXT_DECAYS
-            for r in (0, 1, 2)
-        ]
-
-    def reactions(lags: tuple[int, ...]) -> list[str]:
-        return [
-            spec_name("reaction", lag=lag, mode=mode) for lag in lags for mode in Reaction.SHIFTS
-        ]
-
     drawn = cycle_patterns(wide)
-    members = counters(COUNTER_WINDOWS) + (counters(WIDE_COUNTER_WINDOWS) if wide else [])
-    members += contexts(CONTEXT_ORDERS) + (contexts(WIDE_CONTEXT_ORDERS) if wide else [])
-    members += reactions(REACTION_LAGS) + (reactions(WIDE_REACTION_LAGS) if wide else [])
+    members = _counters(COUNTER_WINDOWS, COUNTER_TIES)
+    members += _counters(WIDE_COUNTER_WINDOWS, COUNTER_TIES) if wide else []
+    members += _contexts(CONTEXT_ORDERS, CONTEXT_DECAYS)
+    members += _contexts(WIDE_CONTEXT_ORDERS, CONTEXT_DECAYS) if wide else []
+    members += _reactions(REACTION_LAGS) + (_reactions(WIDE_REACTION_LAGS) if wide else [])
     members += [spec_name("cycle", pattern=p) for p in drawn]
     members += [
         spec_name("switcher", period=p, seed=s) for p in (50, 100, 200) for s in SWITCHER_SEEDS

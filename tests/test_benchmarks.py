@@ -611,6 +611,40 @@ def test_the_scorecard_calls_a_loss_a_gain_or_level_by_two_standard_errors() -> 
     assert card.format_card([scored_more, noise], "main").endswith("-> keep")
 
 
+def test_the_scorecard_calls_a_loss_to_one_opponent_that_the_mean_hides() -> None:
+    """Five adversaries level and one lost by 20 a match: the mean over all six is within two
+    standard errors, the one opponent is not, and the line says LOSS and names it."""
+    card = load_scorecard()
+    names = ["a", "b", "c", "d", "e", "f"]
+    opponents, ours, theirs = [], [], []
+    for rep in range(24):
+        for i, name in enumerate(names):
+            noise = ((7 * rep + 3 * i) % 11 - 5) * 6.0  # a spread of about +-30, mean 0
+            opponents.append(name)
+            ours.append(noise - (20.0 if name == "f" else 0.0) + (rep % 2) * 8.0)
+            theirs.append(0.0)
+    line = card._line("adversaries", "score a match", ours, theirs, True, opponents)
+    mean_only = card._line("adversaries", "score a match", ours, theirs, True)
+    assert mean_only.verdict == "level" and mean_only.worst is None
+    opponent, difference, se, bar = line.worst
+    assert opponent == "f" and difference < -bar * se and 2.0 < bar < 3.0
+    assert line.verdict == "LOSS"
+    assert "adversaries, worst opponent: f" in card.format_card([line], "main")
+
+
+def test_the_scorecards_per_opponent_bar_grows_with_the_opponents_and_reads_the_unit() -> None:
+    card = load_scorecard()
+    # games lost (lower is better): more lost to one opponent is its loss
+    worst = card.per_opponent(["x", "y"] * 4, [0.0, 3.0, 1.0, 4.0, -1.0, 5.0, 0.0, 4.0], False)
+    assert worst[0] == "y" and worst[1] == 4.0
+    few = card.per_opponent(["p", "q"] * 3, [1.0, 2.0, 2.0, 1.0, 3.0, 1.0], True)
+    many = card.per_opponent(
+        [str(i % 20) for i in range(60)], [float(i % 7) for i in range(60)], True
+    )
+    assert few[3] < many[3]  # Bonferroni: 20 opponents need more standard errors than 2
+    assert card.per_opponent(["only"] * 5, [1.0, -1.0, 2.0, 0.0, 1.0], True) is None
+
+
 def test_the_scorecards_children_play_in_order_in_the_tree_they_are_given() -> None:
     card = load_scorecard()
     jobs = [("ai", "rockbot", 30, 1), ("ai", "rotatebot", 30, 2), ("rockbot", "ai", 30, 3)]

@@ -191,9 +191,8 @@ def per_opponent(
     """The opponent whose paired difference is the worst in its standard errors, with the bar
     a loss must pass there: two standard errors one-sided, Bonferroni-corrected for the number
     of opponents (so that a line of k opponents that all play level is flagged about one time
-    in 40, as a line of one is). An average over unlike opponents hides a loss to one of them:
-    dropping the meta-player's scoreboard cost -25.9 +- 3.7 a match against the bandit-ensemble
-    (100 matches), which the adversaries' mean read as -2.0 +- 4.5 (docs/experiments.md)."""
+    in 40, as a line of one is). An average over unlike opponents can hide a loss to one of
+    them (docs/experiments.md, "without the meta-player's scoreboard", 2026-12-08)."""
     by: dict[str, list[float]] = {}
     for opponent, diff in zip(opponents, diffs):
         by.setdefault(opponent, []).append(diff)
